@@ -1,0 +1,4 @@
+import { CreateIdentity1763800000000 } from './1763800000000-CreateIdentity';
+
+/** Every migration, in order. A new migration file is added here as well. */
+export const MIGRATIONS = [CreateIdentity1763800000000];

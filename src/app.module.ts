@@ -1,0 +1,70 @@
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { ScheduleModule } from '@nestjs/schedule';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthGuard } from 'src/core/auth/auth.guard';
+import { PermissionGuard } from 'src/core/auth/permission.guard';
+import { ScopesGuard } from 'src/core/auth/scopes.guard';
+import { WorkspaceGuard } from 'src/core/auth/workspace.guard';
+import type { AppConfig } from 'src/core/config/app-config';
+import { ConfigModule } from 'src/core/config/config.module';
+import { CoreModule } from 'src/core/core.module';
+import { DatabaseModule } from 'src/core/database/database.module';
+import { HealthModule } from 'src/core/health/health.module';
+import { requestIdOf } from 'src/core/http/request-id';
+import { QueueModule } from 'src/core/queue/queue.module';
+import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
+import { AuthModule } from 'src/modules/auth/auth.module';
+import { DeveloperModule } from 'src/modules/developer/developer.module';
+import { PermissionsModule } from 'src/modules/permissions/permissions.module';
+import { QueuesModule } from 'src/modules/queues/queues.module';
+import { UsersModule } from 'src/modules/users/users.module';
+import { WorkspacesModule } from 'src/modules/workspaces/workspaces.module';
+
+/** The domain modules; a new module is added here. */
+const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
+  UsersModule,
+  WorkspacesModule,
+  AuthModule,
+  DeveloperModule,
+  PermissionsModule,
+  QueuesModule,
+];
+
+@Module({})
+export class AppModule {
+  /** The whole service for one validated configuration; APP_ROLE decides whether timers run here. */
+  static register(config: AppConfig): DynamicModule {
+    const runsTimers = config.role === 'all' || config.role === 'worker';
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req) => requestIdOf(req),
+            autoLogging: config.env !== 'test',
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+          },
+        }),
+        JwtModule.register({ global: true, secret: config.auth.jwtSecret }),
+        CoreModule,
+        DatabaseModule,
+        QueueModule,
+        HealthModule,
+        ...(runsTimers ? [ScheduleModule.forRoot()] : []),
+        ...DOMAIN_MODULES,
+      ],
+      providers: [
+        // Global guard chain, in this order: who → scopes → which workspace → may they.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: ScopesGuard },
+        { provide: APP_GUARD, useClass: WorkspaceGuard },
+        { provide: APP_GUARD, useClass: PermissionGuard },
+        { provide: APP_INTERCEPTOR, useClass: TenantContextInterceptor },
+      ],
+    };
+  }
+}

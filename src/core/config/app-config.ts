@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type AppRole = 'all' | 'api' | 'worker' | 'cli';
+export type WorkspacePlanName = 'STARTER' | 'PRO' | 'ENTERPRISE';
+
+export interface AppConfig {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly role: AppRole;
+  readonly dataDir: string;
+  readonly publicBaseUrl: string;
+  readonly logLevel: string;
+  readonly db: { readonly url: string | null; readonly migrationsRun: boolean; readonly poolSize: number };
+  readonly redis: { readonly url: string | null; readonly prefix: string };
+  readonly auth: {
+    readonly jwtSecret: string;
+    readonly jwtExpiresInSeconds: number;
+    readonly signupEnabled: boolean;
+    readonly loginRateLimit: { readonly points: number; readonly durationSeconds: number };
+  };
+  readonly encryptionKey: Buffer;
+  readonly bootstrap: {
+    readonly adminEmail: string;
+    readonly adminPassword: string | null;
+    readonly workspaceName: string;
+    readonly plan: WorkspacePlanName;
+  };
+  readonly outbound: {
+    readonly allowPrivateNetworks: boolean;
+    readonly retryDelaysSeconds: readonly number[];
+    readonly webhookRetryDelaysSeconds: readonly number[];
+  };
+  readonly platforms: {
+    readonly metaAppSecret: string | null;
+    readonly metaVerifyToken: string | null;
+    readonly metaGraphBaseUrl: string;
+    readonly telegramApiBaseUrl: string;
+    readonly lineApiBaseUrl: string;
+  };
+  readonly llm: { readonly baseUrl: string | null; readonly apiKey: string | null; readonly model: string | null };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const ROLES: readonly AppRole[] = ['all', 'api', 'worker', 'cli'];
+const PLANS: readonly WorkspacePlanName[] = ['STARTER', 'PRO', 'ENTERPRISE'];
+
+/** Reads, validates and completes the configuration from an environment object (never `process.env` directly). */
+export function loadConfig(env: Env): AppConfig {
+  const problems: string[] = [];
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const production = nodeEnv === 'production';
+
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${key} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (key: string, fallback: boolean): boolean => {
+    const raw = env[key]?.toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    problems.push(`${key} must be true or false (got "${env[key]}")`);
+    return fallback;
+  };
+  const url = (key: string, fallback: string | null): string | null => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    try {
+      new URL(raw);
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${key} must be a URL (got "${raw}")`);
+      return fallback;
+    }
+  };
+  const delays = (key: string, fallback: number[]): number[] => {
+    const raw = env[key];
+    if (raw === undefined || raw === '') return fallback;
+    const values = raw.split(',').map((part) => Number(part.trim()));
+    if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v < 0)) {
+      problems.push(`${key} must be comma-separated non-negative seconds (got "${raw}")`);
+      return fallback;
+    }
+    return values;
+  };
+
+  const port = int('PORT', 4000, 0, 65535);
+  const role = (env.APP_ROLE ?? 'all') as AppRole;
+  if (!ROLES.includes(role)) problems.push(`APP_ROLE must be one of ${ROLES.join(', ')} (got "${env.APP_ROLE}")`);
+  const plan = (env.BOOTSTRAP_PLAN ?? 'ENTERPRISE').toUpperCase() as WorkspacePlanName;
+  if (!PLANS.includes(plan)) problems.push(`BOOTSTRAP_PLAN must be one of ${PLANS.join(', ')}`);
+
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = url('DATABASE_URL', null);
+  const redisUrl = url('REDIS_URL', null);
+
+  let jwtSecret = env.JWT_SECRET || null;
+  let encryptionKeyRaw = env.ENCRYPTION_KEY || null;
+  if (production) {
+    if (!jwtSecret) problems.push('JWT_SECRET is required when NODE_ENV=production');
+    if (!encryptionKeyRaw) problems.push('ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+  let encryptionKey = Buffer.alloc(32);
+  if (encryptionKeyRaw) {
+    encryptionKey = Buffer.from(encryptionKeyRaw, 'base64');
+    if (encryptionKey.length !== 32) problems.push('ENCRYPTION_KEY must be 32 bytes, base64-encoded');
+  }
+  if (jwtSecret !== null && jwtSecret.length < 16) problems.push('JWT_SECRET must be at least 16 characters');
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  if (!jwtSecret || !encryptionKeyRaw) {
+    const generated = loadOrCreateDevSecrets(dataDir);
+    jwtSecret ??= generated.jwtSecret;
+    if (!encryptionKeyRaw) {
+      encryptionKeyRaw = generated.encryptionKey;
+      encryptionKey = Buffer.from(encryptionKeyRaw, 'base64');
+    }
+  }
+
+  return {
+    env: nodeEnv,
+    port,
+    role,
+    dataDir,
+    publicBaseUrl: url('PUBLIC_BASE_URL', null) ?? `http://localhost:${port}`,
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    db: { url: databaseUrl, migrationsRun: bool('MIGRATIONS_RUN', true), poolSize: int('DATABASE_POOL_SIZE', 10, 1, 200) },
+    redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
+    auth: {
+      jwtSecret,
+      jwtExpiresInSeconds: int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600),
+      signupEnabled: bool('SIGNUP_ENABLED', true),
+      loginRateLimit: {
+        points: int('LOGIN_RATE_LIMIT', 10, 1, 100000),
+        durationSeconds: int('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+      },
+    },
+    encryptionKey,
+    bootstrap: {
+      adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@example.com').toLowerCase(),
+      adminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,
+      workspaceName: env.BOOTSTRAP_WORKSPACE || 'Default',
+      plan,
+    },
+    outbound: {
+      allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
+      retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
+      webhookRetryDelaysSeconds: delays('WEBHOOK_RETRY_DELAYS', [10, 60, 600, 3600, 21600, 86400]),
+    },
+    platforms: {
+      metaAppSecret: env.META_APP_SECRET || null,
+      metaVerifyToken: env.META_VERIFY_TOKEN || null,
+      metaGraphBaseUrl: url('META_GRAPH_BASE_URL', 'https://graph.facebook.com/v21.0') as string,
+      telegramApiBaseUrl: url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') as string,
+      lineApiBaseUrl: url('LINE_API_BASE_URL', 'https://api.line.me') as string,
+    },
+    llm: { baseUrl: url('LLM_BASE_URL', null), apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || null },
+  };
+}
+
+interface DevSecrets {
+  jwtSecret: string;
+  encryptionKey: string;
+}
+
+/** Development only: secrets are generated once into DATA_DIR and reused, never printed. */
+function loadOrCreateDevSecrets(dataDir: string): DevSecrets {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DevSecrets;
+  mkdirSync(dataDir, { recursive: true });
+  const secrets: DevSecrets = {
+    jwtSecret: randomBytes(32).toString('base64url'),
+    encryptionKey: randomBytes(32).toString('base64'),
+  };
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}

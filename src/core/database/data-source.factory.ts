@@ -1,0 +1,58 @@
+import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export interface DataSourceInput {
+  readonly url: string;
+  readonly poolSize: number;
+  readonly embedded: boolean;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  readonly entities: MixedList<Function>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  readonly migrations: MixedList<Function>;
+}
+
+/** One code path for the embedded and the real database: the `postgres` driver, the same entities and migrations. */
+export function buildDataSourceOptions(input: DataSourceInput): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: input.url,
+    entities: input.entities,
+    migrations: input.migrations,
+    migrationsTableName: 'migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    migrationsRun: false,
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    poolSize: input.poolSize,
+    extra: {
+      max: input.poolSize,
+      // A query waiting on PGlite's single session behind a stuck transaction becomes an error, not a hang.
+      connectionTimeoutMillis: 15_000,
+      ...(input.embedded ? { query_timeout: 120_000 } : {}),
+    },
+  };
+}
+
+export function createDataSource(input: DataSourceInput): DataSource {
+  return new DataSource(buildDataSourceOptions(input));
+}
+
+const MIGRATION_LOCK_KEY = 727_431_001;
+
+/** Applies pending migrations under a PostgreSQL advisory lock, so several instances starting at once apply them once. */
+export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await runner.release();
+  }
+}

@@ -1,0 +1,72 @@
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from 'src/core/config/app-config';
+import { ENTITIES } from 'src/entities';
+import { MIGRATIONS } from '../../../migrations';
+import { createDataSource, runMigrationsLocked } from './data-source.factory';
+import { EMBEDDED_POOL_SIZE, EmbeddedPostgres, dataDirOwner } from './embedded-postgres';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Owns the database for the life of the process: starts the embedded server when DATABASE_URL is
+ * unset, opens the DataSource, applies migrations, and closes both in the right order.
+ */
+export class DatabaseRuntime {
+  private readonly logger = new Logger('Database');
+
+  private constructor(
+    readonly dataSource: DataSource,
+    readonly engine: 'postgres' | 'embedded',
+    private readonly embedded: EmbeddedPostgres | null,
+  ) {}
+
+  static async open(config: AppConfig, options: { attachToRunning?: boolean } = {}): Promise<DatabaseRuntime> {
+    let url = config.db.url;
+    let embedded: EmbeddedPostgres | null = null;
+    let poolSize = config.db.poolSize;
+    if (!url) {
+      const running = options.attachToRunning ? runningEmbeddedUrl(config.dataDir) : null;
+      if (running) {
+        url = running;
+        poolSize = 2;
+      } else {
+        embedded = await EmbeddedPostgres.start(config.dataDir);
+        url = embedded.url;
+        poolSize = Math.min(poolSize, EMBEDDED_POOL_SIZE);
+      }
+    }
+    const dataSource = createDataSource({
+      url,
+      poolSize,
+      embedded: !config.db.url,
+      entities: ENTITIES,
+      migrations: MIGRATIONS,
+    });
+    try {
+      await dataSource.initialize();
+      const runtime = new DatabaseRuntime(dataSource, config.db.url ? 'postgres' : 'embedded', embedded);
+      if (config.db.migrationsRun) {
+        const applied = await runMigrationsLocked(dataSource);
+        if (applied.length) runtime.logger.log(`Applied migrations: ${applied.join(', ')}`);
+      }
+      return runtime;
+    } catch (error) {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded?.stop();
+  }
+}
+
+/** The loopback URL of a running service's embedded database (DATA_DIR/db-url), if its owner is alive. */
+function runningEmbeddedUrl(dataDir: string): string | null {
+  const file = join(dataDir, 'db-url');
+  if (!existsSync(file) || dataDirOwner(dataDir) === null) return null;
+  return readFileSync(file, 'utf8').trim() || null;
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DataSource, type EntityManager } from 'typeorm';
+
+interface TxStore {
+  manager: EntityManager;
+  afterCommit: (() => void | Promise<void>)[];
+}
+
+const txStorage = new AsyncLocalStorage<TxStore>();
+
+/**
+ * Ambient transactions: repositories pick up the open transaction's EntityManager automatically.
+ * On the embedded database (one PGlite session) a query on another connection while a transaction is
+ * open would wait forever, so everything inside `run` must use the transaction's manager: this makes
+ * that the default instead of a convention.
+ */
+@Injectable()
+export class TransactionHost {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The manager to use now: the open transaction's, or the pool's. */
+  get manager(): EntityManager {
+    return txStorage.getStore()?.manager ?? this.dataSource.manager;
+  }
+
+  get inTransaction(): boolean {
+    return txStorage.getStore() !== undefined;
+  }
+
+  /** Runs `fn` in a transaction (or joins the open one). After-commit hooks run once the outermost commits. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (txStorage.getStore()) return fn();
+    const hooks: TxStore['afterCommit'] = [];
+    const result = await this.dataSource.transaction((manager) => txStorage.run({ manager, afterCommit: hooks }, fn));
+    for (const hook of hooks) await hook();
+    return result;
+  }
+
+  /** Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back → never runs. */
+  async afterCommit(fn: () => void | Promise<void>): Promise<void> {
+    const store = txStorage.getStore();
+    if (store) store.afterCommit.push(fn);
+    else await fn();
+  }
+}

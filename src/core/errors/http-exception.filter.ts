@@ -1,0 +1,95 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { AppException } from './app.exception';
+import { ERROR_STATUS, ErrorCode } from './error-codes';
+import { requestIdOf } from 'src/core/http/request-id';
+
+interface ErrorBody {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  details?: { field: string; message: string }[];
+  requestId: string;
+}
+
+const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
+  400: ErrorCode.ValidationFailed,
+  401: ErrorCode.Unauthenticated,
+  403: ErrorCode.Forbidden,
+  404: ErrorCode.NotFound,
+  405: ErrorCode.NotFound,
+  409: ErrorCode.Conflict,
+  413: ErrorCode.PayloadTooLarge,
+  429: ErrorCode.RateLimited,
+  503: ErrorCode.Unavailable,
+};
+
+/** Maps every error, ours or the framework's, onto DESIGN.md §2's shape. Never leaks driver messages. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
+    const { body, headers } = this.toBody(exception, requestIdOf(request));
+    if (body.statusCode >= 500) {
+      this.logger.error({ err: exception, requestId: body.requestId }, 'Unhandled error');
+    }
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    response.status(body.statusCode).json(body);
+  }
+
+  toBody(exception: unknown, requestId: string): { body: ErrorBody; headers: Record<string, string> } {
+    const build = (code: ErrorCode, message: string, details?: ErrorBody['details'], status = ERROR_STATUS[code]) => {
+      const body: ErrorBody = { statusCode: status, code, message, requestId };
+      if (details !== undefined || code === ErrorCode.ValidationFailed) body.details = details ?? [];
+      return body;
+    };
+
+    if (exception instanceof AppException) {
+      return { body: build(exception.code, exception.message, exception.details), headers: exception.headers };
+    }
+    const bodyParser = bodyParserError(exception);
+    if (bodyParser) return { body: build(bodyParser.code, bodyParser.message), headers: {} };
+    if (exception instanceof QueryFailedError) {
+      const pgCode = (exception.driverError as { code?: string } | undefined)?.code;
+      if (pgCode === '23505') return { body: build(ErrorCode.Conflict, 'A record with these values already exists'), headers: {} };
+      if (pgCode === '23503') return { body: build(ErrorCode.NotFound, 'A referenced record does not exist'), headers: {} };
+      if (pgCode === '22P02' || pgCode === '22007' || pgCode === '22008' || pgCode === '22003') {
+        return { body: build(ErrorCode.ValidationFailed, 'A value has the wrong format'), headers: {} };
+      }
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = HTTP_STATUS_CODES[status] ?? (status >= 500 ? ErrorCode.Internal : ErrorCode.ValidationFailed);
+      const raw = exception.getResponse();
+      let message = exception.message;
+      if (typeof raw === 'object' && raw !== null && 'message' in raw) {
+        const m = (raw as { message: unknown }).message;
+        message = Array.isArray(m) ? m.join('; ') : String(m);
+      }
+      if (status === 404) message = 'Not found';
+      return { body: build(code, message, undefined, status), headers: {} };
+    }
+    return { body: build(ErrorCode.Internal, 'Internal server error'), headers: {} };
+  }
+}
+
+/** Express body-parser and multer errors: malformed JSON, bodies over the limit. */
+function bodyParserError(exception: unknown): { code: ErrorCode; message: string } | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const e = exception as { type?: string; code?: string; status?: number; message?: string };
+  if (e.type === 'entity.parse.failed') return { code: ErrorCode.InvalidJson, message: 'Request body is not valid JSON' };
+  if (e.type === 'entity.too.large' || e.code === 'LIMIT_FILE_SIZE') {
+    return { code: ErrorCode.PayloadTooLarge, message: 'Request body is too large' };
+  }
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
+    return { code: ErrorCode.ValidationFailed, message: 'Unsupported request encoding' };
+  }
+  if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) return { code: ErrorCode.ValidationFailed, message: e.message ?? 'Bad upload' };
+  return null;
+}

@@ -1,0 +1,45 @@
+import { type INestApplication, ValidationPipe } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { validationException } from 'src/core/errors/validation-errors';
+import { HttpExceptionFilter } from 'src/core/errors/http-exception.filter';
+import { requestIdOf } from './request-id';
+
+/** JSON bodies up to this size; platform webhooks batch, so it is well above their 3 MB. */
+export const JSON_BODY_LIMIT = '5mb';
+
+export const VALIDATION_PIPE = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  exceptionFactory: validationException,
+});
+
+/** Everything main.ts and the e2e tests share: one app, configured once. */
+export function configureApp(app: NestExpressApplication): INestApplication {
+  app.enableShutdownHooks();
+  app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
+  app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('x-request-id', requestIdOf(req));
+    next();
+  });
+  app.useGlobalPipes(VALIDATION_PIPE);
+  app.useGlobalFilters(new HttpExceptionFilter());
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Support Inbox Service')
+      .setDescription('Multi-channel customer support: inbox, tickets, contacts, queues, SLA, catalogue. Errors follow one shape: {statusCode, code, message, details, requestId}.')
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'User JWT (with x-workspace-id) or API token (sit_…)' })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+  return app;
+}

@@ -1,0 +1,12 @@
+/** Every queue the service uses. One BullMQ queue each (prefixed by QUEUE_PREFIX). */
+export enum QueueName {
+  Maintenance = 'maintenance',
+}
+
+/**
+ * Every job the service knows. Start-up fails unless each has exactly one @JobHandler.
+ * Add a job here, in its module's `jobs/` folder, and nowhere else.
+ */
+export enum JobName {
+  ApiTokenTouch = 'api-token.touch',
+}

@@ -1,0 +1,34 @@
+import type { JobName } from './job-names';
+
+/** Every payload names its workspace; the runner executes the handler inside that workspace's context. */
+export interface JobPayload {
+  readonly workspaceId: string;
+}
+
+export interface EnqueueOptions {
+  /** Deterministic id: a second enqueue with the same id while the first is pending is a no-op. */
+  readonly jobId?: string;
+  readonly delayMs?: number;
+  /** Total attempts including the first (default 1). */
+  readonly attempts?: number;
+  /** Wait before retry n (ms); the last value repeats. Default: 1s, 5s, 30s. */
+  readonly backoffMs?: readonly number[];
+}
+
+export type JobBackend = 'redis' | 'inline';
+
+/** The port services enqueue through; the driver behind it is BullMQ or in-process. */
+export interface JobQueue {
+  enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void>;
+  /** What runs jobs right now (`inline` also when Redis is configured but stopped answering). */
+  backend(): JobBackend;
+}
+
+export const JOB_QUEUE = Symbol('JOB_QUEUE');
+
+export const DEFAULT_BACKOFF_MS: readonly number[] = [1_000, 5_000, 30_000];
+
+export function backoffFor(attempt: number, delays: readonly number[] = DEFAULT_BACKOFF_MS): number {
+  if (delays.length === 0) return 0;
+  return delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
+}

@@ -1,0 +1,64 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import type { AppConfig } from 'src/core/config/app-config';
+import { BullMqDriver, redisAnswers } from './bullmq.driver';
+import { InlineDriver } from './inline.driver';
+import type { JobName } from './job-names';
+import type { EnqueueOptions, JobBackend, JobPayload, JobQueue } from './job-queue.port';
+import { JobRegistry } from './job-registry';
+
+/**
+ * The JobQueue behind the port: BullMQ when REDIS_URL is set and answered at boot, in-process
+ * otherwise, and in-process for any enqueue Redis fails to accept at run time.
+ */
+@Injectable()
+export class JobQueueService implements JobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+  readonly inline: InlineDriver;
+  private bull: BullMqDriver | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly registry: JobRegistry,
+  ) {
+    this.inline = new InlineDriver(registry);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const url = this.config.redis.url;
+    if (!url || this.config.role === 'cli') return;
+    if (!(await redisAnswers(url))) {
+      this.logger.warn('REDIS_URL is set but Redis does not answer: running jobs in-process');
+      return;
+    }
+    this.bull = new BullMqDriver(url, this.config.redis.prefix, this.registry);
+    if (this.config.role === 'all' || this.config.role === 'worker') this.bull.startWorkers();
+    this.logger.log('Jobs run on BullMQ');
+  }
+
+  async enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void> {
+    if (this.bull) {
+      try {
+        await this.bull.enqueue(name, data, options);
+        return;
+      } catch (error) {
+        this.logger.warn({ job: name, err: (error as Error).message }, 'Redis unavailable: running job in-process');
+      }
+    }
+    this.inline.enqueue(name, data, options);
+  }
+
+  backend(): JobBackend {
+    return this.bull?.ready() ? 'redis' : 'inline';
+  }
+
+  /** Whether BullMQ was wired at boot (REDIS_URL set and answering). */
+  get redisConfigured(): boolean {
+    return this.bull !== null;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.inline.close();
+    await this.bull?.close();
+  }
+}

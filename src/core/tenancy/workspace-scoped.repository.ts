@@ -1,0 +1,113 @@
+import type { EntityTarget, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { AppException } from 'src/core/errors/app.exception';
+import type { TransactionHost } from 'src/core/database/transaction-host';
+import { isUuid } from 'src/core/http/uuid';
+import { getTenantContext } from './tenant-context';
+
+export interface WorkspaceOwned extends ObjectLiteral {
+  id: string;
+  workspaceId: string;
+}
+
+/**
+ * The only way to read or write a tenant-owned table. Every query it builds carries the caller's
+ * workspace from the tenant context; a write never trusts a caller-supplied workspaceId; a missing
+ * or foreign id is NotFound. Subclasses add their queries on top of `scopedQuery()`.
+ */
+export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
+  protected constructor(
+    protected readonly tx: TransactionHost,
+    private readonly entity: EntityTarget<T>,
+    protected readonly alias: string,
+    private readonly label: string,
+  ) {}
+
+  /** The caller's workspace; throws when there is no tenant context (fail closed). */
+  protected get workspaceId(): string {
+    return getTenantContext().workspaceId;
+  }
+
+  protected get repo(): Repository<T> {
+    return this.tx.manager.getRepository(this.entity);
+  }
+
+  /** A SELECT on this table already filtered by the caller's workspace. */
+  protected scopedQuery(alias: string = this.alias): SelectQueryBuilder<T> {
+    return this.repo.createQueryBuilder(alias).where(`${alias}.workspace_id = :scopeWorkspaceId`, {
+      scopeWorkspaceId: this.workspaceId,
+    });
+  }
+
+  async findById(id: string): Promise<T | null> {
+    if (!isUuid(id)) return null;
+    return this.scopedQuery().andWhere(`${this.alias}.id = :id`, { id }).getOne();
+  }
+
+  async getById(id: string): Promise<T> {
+    const row = await this.findById(id);
+    if (!row) throw AppException.notFound(this.label);
+    return row;
+  }
+
+  /** Inserts one row stamped with the caller's workspace and returns it as stored. */
+  async insert(values: Omit<Partial<T>, 'workspaceId'>): Promise<T> {
+    const rows = await this.insertMany([values]);
+    return rows[0] as T;
+  }
+
+  /** One INSERT for many rows, each stamped with the caller's workspace. */
+  async insertMany(values: Omit<Partial<T>, 'workspaceId'>[]): Promise<T[]> {
+    if (values.length === 0) return [];
+    const workspaceId = this.workspaceId;
+    const stamped = values.map((v) => ({ ...v, workspaceId }));
+    const result = await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values(stamped as never)
+      .returning('*')
+      .execute();
+    return (result.raw as Record<string, unknown>[]).map((raw) => this.fromRaw(raw));
+  }
+
+  /** Updates one row of the caller's workspace; 0 rows → NotFound. Returns the row as stored. */
+  async updateById(id: string, patch: Omit<Partial<T>, 'id' | 'workspaceId'>): Promise<T> {
+    if (!isUuid(id)) throw AppException.notFound(this.label);
+    const { workspaceId: _ignored, id: _id, ...safe } = patch as Partial<T>;
+    void _ignored;
+    void _id;
+    if (Object.keys(safe).length === 0) return this.getById(id);
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set(safe as never)
+      .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId: this.workspaceId })
+      .returning('*')
+      .execute();
+    const raw = (result.raw as Record<string, unknown>[])[0];
+    if (!raw) throw AppException.notFound(this.label);
+    return this.fromRaw(raw);
+  }
+
+  /** Deletes one row of the caller's workspace; 0 rows → NotFound. */
+  async deleteById(id: string): Promise<void> {
+    if (!isUuid(id)) throw AppException.notFound(this.label);
+    const result = await this.repo
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId: this.workspaceId })
+      .execute();
+    if (!result.affected) throw AppException.notFound(this.label);
+  }
+
+  /** Turns a raw `RETURNING *` row (snake_case columns) into an entity instance. */
+  protected fromRaw(raw: Record<string, unknown>): T {
+    const metadata = this.repo.metadata;
+    const entity = metadata.create(this.tx.manager.queryRunner) as T;
+    for (const column of metadata.columns) {
+      if (column.databaseName in raw) {
+        column.setEntityValue(entity, this.tx.manager.connection.driver.prepareHydratedValue(raw[column.databaseName], column));
+      }
+    }
+    return entity;
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
+import { isUuid } from 'src/core/http/uuid';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
+import { WorkspaceEntity, type WorkspacePlan } from './workspace.entity';
+
+/**
+ * The workspace row is the tenant itself: reads and updates go to the caller's own workspace.
+ * `create`, `setPlan` and `exists*` are system operations (signup, CLI, bootstrap).
+ */
+@Injectable()
+export class WorkspacesRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get repo() {
+    return this.tx.manager.getRepository(WorkspaceEntity);
+  }
+
+  async findCurrent(): Promise<WorkspaceEntity> {
+    const row = await this.repo.findOneBy({ id: getTenantContext().workspaceId });
+    if (!row) throw AppException.notFound('Workspace');
+    return row;
+  }
+
+  async updateCurrent(patch: Partial<Pick<WorkspaceEntity, 'name' | 'timezone'>>): Promise<WorkspaceEntity> {
+    if (Object.keys(patch).length > 0) await this.repo.update({ id: getTenantContext().workspaceId }, patch);
+    return this.findCurrent();
+  }
+
+  create(values: { name: string; plan: WorkspacePlan }): Promise<WorkspaceEntity> {
+    return this.repo.save(this.repo.create({ ...values, timezone: 'UTC' }));
+  }
+
+  async setPlan(id: string, plan: WorkspacePlan): Promise<WorkspaceEntity> {
+    if (!isUuid(id)) throw AppException.notFound('Workspace');
+    const result = await this.repo.update({ id }, { plan });
+    if (!result.affected) throw AppException.notFound('Workspace');
+    return this.repo.findOneByOrFail({ id });
+  }
+
+  async existsAny(): Promise<boolean> {
+    return (await this.repo.createQueryBuilder('w').select('1').limit(1).getRawOne()) !== undefined;
+  }
+
+  /** Serialises concurrent first-start bootstraps of several instances (transaction-scoped advisory lock). */
+  async lockBootstrap(): Promise<void> {
+    await this.tx.manager.query('SELECT pg_advisory_xact_lock(727431002)');
+  }
+
+  /** The workspaces a user belongs to, with role: for the login response. */
+  listForUser(userId: string): Promise<{ id: string; name: string; plan: WorkspacePlan; role: string }[]> {
+    return this.tx.manager.query(
+      `SELECT w.id, w.name, w.plan, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+       WHERE m.user_id = $1 ORDER BY m.created_at, w.id`,
+      [userId],
+    );
+  }
+}
