@@ -20,8 +20,6 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.int-spec.ts'],
-      globalSetup: '<rootDir>/test/utils/global-setup.ts',
-      globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
     },
   ],
 };

@@ -39,6 +39,7 @@ export class BullMqDriver {
   private readonly producer: Redis;
   private readonly queues = new Map<QueueName, Queue>();
   private readonly workers: Worker[] = [];
+  private readonly connections: Redis[] = [];
 
   constructor(
     private readonly url: string,
@@ -81,8 +82,11 @@ export class BullMqDriver {
     const byQueue = new Map<QueueName, number>();
     for (const job of this.registry.all()) byQueue.set(job.queue, Math.max(byQueue.get(job.queue) ?? 1, job.concurrency));
     for (const [queue, concurrency] of byQueue) {
+      const connection = new Redis(this.url, { maxRetriesPerRequest: null });
+      connection.on('error', () => undefined);
+      this.connections.push(connection);
       const worker = new Worker(queue, (job: Job<Envelope>) => this.registry.execute(job.name as JobName, job.data.payload), {
-        connection: new Redis(this.url, { maxRetriesPerRequest: null }),
+        connection,
         prefix: this.prefix,
         concurrency,
         settings: {
@@ -118,5 +122,6 @@ export class BullMqDriver {
     );
     await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
     this.producer.disconnect();
+    for (const connection of this.connections) connection.disconnect();
   }
 }
