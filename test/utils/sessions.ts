@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { WorkspacesService } from 'src/modules/workspaces/workspaces.service';
 import type { TestApp } from './test-app';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from './test-app';
 
@@ -57,6 +58,5 @@ export async function apiToken(t: TestApp, admin: Session, scopes: string[] = []
 
 /** Changes a workspace's plan the way the CLI does (the API cannot). */
 export async function setPlan(t: TestApp, workspaceId: string, plan: 'STARTER' | 'PRO' | 'ENTERPRISE'): Promise<void> {
-  const { WorkspacesService } = await import('src/modules/workspaces/workspaces.service');
   await t.app.get(WorkspacesService).setPlan(workspaceId, plan);
 }
