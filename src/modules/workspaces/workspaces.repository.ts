@@ -39,6 +39,10 @@ export class WorkspacesRepository {
     return this.repo.findOneByOrFail({ id });
   }
 
+  findById(id: string): Promise<WorkspaceEntity | null> {
+    return isUuid(id) ? this.repo.findOneBy({ id }) : Promise.resolve(null);
+  }
+
   async existsAny(): Promise<boolean> {
     return (await this.repo.createQueryBuilder('w').select('1').limit(1).getRawOne()) !== undefined;
   }

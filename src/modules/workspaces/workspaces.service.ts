@@ -42,6 +42,11 @@ export class WorkspacesService {
     return this.workspaces.setPlan(workspaceId, plan);
   }
 
+  /** System lookup by id (CLI). */
+  findById(id: string): Promise<WorkspaceEntity | null> {
+    return this.workspaces.findById(id);
+  }
+
   existsAny(): Promise<boolean> {
     return this.workspaces.existsAny();
   }
