@@ -55,7 +55,8 @@ async function run(argv: string[]): Promise<unknown> {
     },
     strict: true,
   });
-  if (!command || !['workspace:create', 'workspace:plan', 'user:add'].includes(command)) throw new UsageError('Unknown command');
+  if (!command || !['workspace:create', 'workspace:plan', 'user:add'].includes(command))
+    throw new UsageError('Unknown command');
   // Validate the arguments before opening the database.
   const args = {
     name: values.name,
@@ -99,7 +100,14 @@ async function run(argv: string[]): Promise<unknown> {
       return { workspaceId: updated.id, plan: updated.plan };
     }
     const member = await runAsWorkspace(workspace.id, () =>
-      app.get(MembersService).addMember({ email: args.email!, name: args.name ?? args.email!.split('@')[0]!, password: args.password, role: args.role! }),
+      app
+        .get(MembersService)
+        .addMember({
+          email: args.email!,
+          name: args.name ?? args.email!.split('@')[0]!,
+          password: args.password,
+          role: args.role!,
+        }),
     );
     return { workspaceId: workspace.id, ...member };
   } finally {

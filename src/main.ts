@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   } else {
     await app.listen(config.port);
   }
-  app.get(Logger).log(`Support Inbox Service ready (role ${config.role}, port ${config.port}) in ${Date.now() - started} ms`, 'Main');
+  app
+    .get(Logger)
+    .log(
+      `Support Inbox Service ready (role ${config.role}, port ${config.port}) in ${Date.now() - started} ms`,
+      'Main',
+    );
 }
 
 void main().catch((error: unknown) => {

@@ -12,7 +12,10 @@ export interface Session {
   readonly headers: Record<string, string>;
 }
 
-function sessionOf(body: { accessToken: string; user: { id: string; email: string }; workspaces: { id: string }[] }, workspaceId?: string): Session {
+function sessionOf(
+  body: { accessToken: string; user: { id: string; email: string }; workspaces: { id: string }[] },
+  workspaceId?: string,
+): Session {
   const ws = workspaceId ?? body.workspaces[0]!.id;
   return {
     token: body.accessToken,
@@ -38,7 +41,12 @@ export async function signupWorkspace(t: TestApp, name = 'Workspace'): Promise<S
   const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
   const res = await t.http
     .post('/auth/signup')
-    .send({ workspaceName: `${name} ${randomBytes(3).toString('hex')}`, name: 'Owner', email, password: 'password-123' })
+    .send({
+      workspaceName: `${name} ${randomBytes(3).toString('hex')}`,
+      name: 'Owner',
+      email,
+      password: 'password-123',
+    })
     .expect(201);
   return sessionOf(res.body);
 }
@@ -46,13 +54,25 @@ export async function signupWorkspace(t: TestApp, name = 'Workspace'): Promise<S
 /** Adds a member with a role and logs them in. */
 export async function addMember(t: TestApp, admin: Session, role: 'ADMIN' | 'SUPERVISOR' | 'AGENT'): Promise<Session> {
   const email = `${role.toLowerCase()}-${randomBytes(5).toString('hex')}@example.com`;
-  await t.http.post('/workspace/members').set(admin.headers).send({ email, name: `${role} user`, role, password: 'password-123' }).expect(201);
+  await t.http
+    .post('/workspace/members')
+    .set(admin.headers)
+    .send({ email, name: `${role} user`, role, password: 'password-123' })
+    .expect(201);
   return login(t, email, 'password-123', admin.workspaceId);
 }
 
 /** An API token of the session's workspace; returns the Authorization header. */
-export async function apiToken(t: TestApp, admin: Session, scopes: string[] = []): Promise<{ token: string; headers: Record<string, string> }> {
-  const res = await t.http.post('/developer/tokens').set(admin.headers).send({ name: 'test token', scopes }).expect(201);
+export async function apiToken(
+  t: TestApp,
+  admin: Session,
+  scopes: string[] = [],
+): Promise<{ token: string; headers: Record<string, string> }> {
+  const res = await t.http
+    .post('/developer/tokens')
+    .set(admin.headers)
+    .send({ name: 'test token', scopes })
+    .expect(201);
   return { token: res.body.token, headers: { authorization: `Bearer ${res.body.token}` } };
 }
 

@@ -1,5 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -78,7 +89,9 @@ function withDatabase(url: string, database: string): string {
 }
 
 /** Real PostgreSQL: a migrated template database per schema, and `CREATE DATABASE … TEMPLATE` per test file. */
-export async function createDatabaseFromTemplate(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createDatabaseFromTemplate(
+  adminUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const template = `sis_tpl_${migrationsHash()}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();

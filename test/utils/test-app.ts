@@ -40,7 +40,6 @@ export interface TestAppOptions {
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'sis-test-'));
-  // eslint-disable-next-line no-restricted-properties
   const outer = process.env;
   let databaseUrl = options.reuse?.databaseUrl;
   let drop: (() => Promise<void>) | null = null;
@@ -90,7 +89,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 /** Whether this run uses BullMQ on a real Redis (jobs then complete asynchronously elsewhere). */
 export function usingRedis(): boolean {
-  // eslint-disable-next-line no-restricted-properties
   return Boolean(process.env.REDIS_URL);
 }
 

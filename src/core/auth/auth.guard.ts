@@ -35,7 +35,12 @@ export class AuthGuard implements CanActivate {
     if (credential.startsWith(API_TOKEN_PREFIX)) {
       const grant = await this.lookup.findToken(hashApiToken(credential));
       if (!grant) throw AppException.unauthenticated('Invalid, expired or revoked API token');
-      request.principal = { type: 'api_token', tokenId: grant.tokenId, workspaceId: grant.workspaceId, scopes: grant.scopes };
+      request.principal = {
+        type: 'api_token',
+        tokenId: grant.tokenId,
+        workspaceId: grant.workspaceId,
+        scopes: grant.scopes,
+      };
       request.tokenGrant = grant;
       await this.lookup.touchToken(grant);
       return true;

@@ -18,7 +18,8 @@ export class PermissionGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(ANY_MEMBER, targets)) return true;
     const permission = this.reflector.getAllAndOverride<string | undefined>(REQUIRED_PERMISSION, targets);
     if (!permission) throw AppException.forbidden('This endpoint declares no permission');
-    if (!tenant.permissions.has(permission)) throw AppException.forbidden(`Your role lacks the permission ${permission}`);
+    if (!tenant.permissions.has(permission))
+      throw AppException.forbidden(`Your role lacks the permission ${permission}`);
     return true;
   }
 }

@@ -37,7 +37,12 @@ export function isPermissionKey(value: string): value is PermissionKey {
   return Object.hasOwn(PERMISSIONS, value);
 }
 
-const SUPERVISOR_EXCLUDED: readonly PermissionKey[] = ['channels.manage', 'developer.manage', 'permissions.manage', 'workspace.manage'];
+const SUPERVISOR_EXCLUDED: readonly PermissionKey[] = [
+  'channels.manage',
+  'developer.manage',
+  'permissions.manage',
+  'workspace.manage',
+];
 
 export const DEFAULT_MATRIX: Readonly<Record<Role, readonly PermissionKey[]>> = {
   ADMIN: PERMISSION_KEYS,

@@ -11,7 +11,10 @@ export class ScopesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const required = this.reflector.getAllAndOverride<string[] | undefined>(REQUIRED_SCOPES, [context.getHandler(), context.getClass()]);
+    const required = this.reflector.getAllAndOverride<string[] | undefined>(REQUIRED_SCOPES, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!required?.length) return true;
     const principal = context.switchToHttp().getRequest<AuthRequest>().principal;
     const held = principal?.type === 'api_token' ? principal.scopes : [];

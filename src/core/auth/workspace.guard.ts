@@ -28,8 +28,10 @@ export class WorkspaceGuard implements CanActivate {
     const workspaceHeader = typeof header === 'string' && header.length > 0 ? header : null;
 
     if (this.reflector.getAllAndOverride<boolean>(NO_WORKSPACE, targets)) {
-      if (principal.type !== 'user') throw AppException.forbidden('This endpoint needs a user session, not an API token');
-      if (!(await this.lookup.userExists(principal.userId))) throw AppException.unauthenticated('User no longer exists');
+      if (principal.type !== 'user')
+        throw AppException.forbidden('This endpoint needs a user session, not an API token');
+      if (!(await this.lookup.userExists(principal.userId)))
+        throw AppException.unauthenticated('User no longer exists');
       return true;
     }
 
@@ -50,9 +52,13 @@ export class WorkspaceGuard implements CanActivate {
     }
 
     if (!workspaceHeader) {
-      throw AppException.validation('x-workspace-id header is required', [{ field: 'x-workspace-id', message: 'header is required' }]);
+      throw AppException.validation('x-workspace-id header is required', [
+        { field: 'x-workspace-id', message: 'header is required' },
+      ]);
     }
-    const membership = isUuid(workspaceHeader) ? await this.lookup.findMembership(principal.userId, workspaceHeader) : null;
+    const membership = isUuid(workspaceHeader)
+      ? await this.lookup.findMembership(principal.userId, workspaceHeader)
+      : null;
     if (!membership) throw new AppException(ErrorCode.NotAMember, 'You are not a member of this workspace');
     request.tenant = {
       workspaceId: workspaceHeader,

@@ -140,7 +140,11 @@ export function loadConfig(env: Env): AppConfig {
     dataDir,
     publicBaseUrl: url('PUBLIC_BASE_URL', null) ?? `http://localhost:${port}`,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
-    db: { url: databaseUrl, migrationsRun: bool('MIGRATIONS_RUN', true), poolSize: int('DATABASE_POOL_SIZE', 10, 1, 200) },
+    db: {
+      url: databaseUrl,
+      migrationsRun: bool('MIGRATIONS_RUN', true),
+      poolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
+    },
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
     auth: {
       jwtSecret,

@@ -55,7 +55,12 @@ export class EmbeddedPostgres {
     EmbeddedPostgres.lock(dataDir);
     try {
       const db = await PGlite.create({ dataDir: join(dataDir, 'pgdata') });
-      const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_MAX_CONNECTIONS });
+      const server = new PGLiteSocketServer({
+        db,
+        host: '127.0.0.1',
+        port: 0,
+        maxConnections: EMBEDDED_MAX_CONNECTIONS,
+      });
       await server.start();
       const port = server.getServerConn().split(':').pop();
       const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

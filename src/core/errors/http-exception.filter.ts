@@ -57,8 +57,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (bodyParser) return { body: build(bodyParser.code, bodyParser.message), headers: {} };
     if (exception instanceof QueryFailedError) {
       const pgCode = (exception.driverError as { code?: string } | undefined)?.code;
-      if (pgCode === '23505') return { body: build(ErrorCode.Conflict, 'A record with these values already exists'), headers: {} };
-      if (pgCode === '23503') return { body: build(ErrorCode.NotFound, 'A referenced record does not exist'), headers: {} };
+      if (pgCode === '23505')
+        return { body: build(ErrorCode.Conflict, 'A record with these values already exists'), headers: {} };
+      if (pgCode === '23503')
+        return { body: build(ErrorCode.NotFound, 'A referenced record does not exist'), headers: {} };
       if (pgCode === '22P02' || pgCode === '22007' || pgCode === '22008' || pgCode === '22003') {
         return { body: build(ErrorCode.ValidationFailed, 'A value has the wrong format'), headers: {} };
       }
@@ -83,13 +85,15 @@ export class HttpExceptionFilter implements ExceptionFilter {
 function bodyParserError(exception: unknown): { code: ErrorCode; message: string } | null {
   if (typeof exception !== 'object' || exception === null) return null;
   const e = exception as { type?: string; code?: string; status?: number; message?: string };
-  if (e.type === 'entity.parse.failed') return { code: ErrorCode.InvalidJson, message: 'Request body is not valid JSON' };
+  if (e.type === 'entity.parse.failed')
+    return { code: ErrorCode.InvalidJson, message: 'Request body is not valid JSON' };
   if (e.type === 'entity.too.large' || e.code === 'LIMIT_FILE_SIZE') {
     return { code: ErrorCode.PayloadTooLarge, message: 'Request body is too large' };
   }
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') {
     return { code: ErrorCode.ValidationFailed, message: 'Unsupported request encoding' };
   }
-  if (typeof e.code === 'string' && e.code.startsWith('LIMIT_')) return { code: ErrorCode.ValidationFailed, message: e.message ?? 'Bad upload' };
+  if (typeof e.code === 'string' && e.code.startsWith('LIMIT_'))
+    return { code: ErrorCode.ValidationFailed, message: e.message ?? 'Bad upload' };
   return null;
 }

@@ -7,7 +7,10 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
     for (const message of Object.values(error.constraints ?? {})) {
-      rows.push({ field, message: message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message });
+      rows.push({
+        field,
+        message: message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message,
+      });
     }
     if (error.children?.length) rows.push(...flattenValidationErrors(error.children, field));
   }

@@ -35,9 +35,15 @@ export function configureApp(app: NestExpressApplication): INestApplication {
     app,
     new DocumentBuilder()
       .setTitle('Support Inbox Service')
-      .setDescription('Multi-channel customer support: inbox, tickets, contacts, queues, SLA, catalogue. Errors follow one shape: {statusCode, code, message, details, requestId}.')
+      .setDescription(
+        'Multi-channel customer support: inbox, tickets, contacts, queues, SLA, catalogue. Errors follow one shape: {statusCode, code, message, details, requestId}.',
+      )
       .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'User JWT (with x-workspace-id) or API token (sit_…)' })
+      .addBearerAuth({
+        type: 'http',
+        scheme: 'bearer',
+        description: 'User JWT (with x-workspace-id) or API token (sit_…)',
+      })
       .build(),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });

@@ -56,7 +56,8 @@ export class OutboundUrlService {
     } catch {
       throw AppException.field(field, 'must be an http(s) URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppException.field(field, 'must be an http(s) URL');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw AppException.field(field, 'must be an http(s) URL');
     return url;
   }
 
@@ -67,7 +68,8 @@ export class OutboundUrlService {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
     if (addresses.length === 0) throw AppException.field(field, 'host does not resolve');
-    if (addresses.some(isPrivateAddress)) throw AppException.field(field, 'must not point to a private or loopback address');
+    if (addresses.some(isPrivateAddress))
+      throw AppException.field(field, 'must not point to a private or loopback address');
     return url;
   }
 }

@@ -7,7 +7,9 @@ import { AppException } from 'src/core/errors/app.exception';
 export class CursorPaginationQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value,
+  )
   @IsInt()
   @Min(1)
   @Max(100)
@@ -94,7 +96,9 @@ export async function findKeysetPage<T extends ObjectLiteral>(
 }
 
 /** Keyset on `created_at DESC, id DESC`: the default order of every list. */
-export function newestFirst<T extends ObjectLiteral & { createdAt: Date; id: string }>(alias: string): KeysetOptions<T> {
+export function newestFirst<T extends ObjectLiteral & { createdAt: Date; id: string }>(
+  alias: string,
+): KeysetOptions<T> {
   return {
     sortExpression: `${alias}.created_at`,
     idExpression: `${alias}.id`,

@@ -21,7 +21,9 @@ export class RateLimiterService implements OnApplicationShutdown {
   private readonly redis: Redis | null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.redis = config.redis.url ? new Redis(config.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+    this.redis = config.redis.url
+      ? new Redis(config.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+      : null;
     this.redis?.on('error', () => undefined);
   }
 
@@ -39,7 +41,9 @@ export class RateLimiterService implements OnApplicationShutdown {
   }
 
   async reset(name: string, rule: RateLimitRule, key: string): Promise<void> {
-    await this.limiter(name, rule).delete(key).catch(() => undefined);
+    await this.limiter(name, rule)
+      .delete(key)
+      .catch(() => undefined);
   }
 
   private limiter(name: string, rule: RateLimitRule): RateLimiterAbstract {

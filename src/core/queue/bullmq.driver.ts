@@ -17,7 +17,13 @@ export class EnqueueTimeoutError extends Error {}
 
 /** Pings Redis once (1 s, no retries): BullMQ is wired only when this answers at boot. */
 export async function redisAnswers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -68,7 +74,10 @@ export class BullMqDriver {
     });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new EnqueueTimeoutError('Redis did not accept the job in time')), ENQUEUE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new EnqueueTimeoutError('Redis did not accept the job in time')),
+        ENQUEUE_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([add, timeout]);
@@ -80,23 +89,29 @@ export class BullMqDriver {
   /** Starts one worker per queue that has handlers (worker and all roles only). */
   startWorkers(): void {
     const byQueue = new Map<QueueName, number>();
-    for (const job of this.registry.all()) byQueue.set(job.queue, Math.max(byQueue.get(job.queue) ?? 1, job.concurrency));
+    for (const job of this.registry.all())
+      byQueue.set(job.queue, Math.max(byQueue.get(job.queue) ?? 1, job.concurrency));
     for (const [queue, concurrency] of byQueue) {
       const connection = new Redis(this.url, { maxRetriesPerRequest: null });
       connection.on('error', () => undefined);
       this.connections.push(connection);
-      const worker = new Worker(queue, (job: Job<Envelope>) => this.registry.execute(job.name as JobName, job.data.payload), {
-        connection,
-        prefix: this.prefix,
-        concurrency,
-        settings: {
-          backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: MinimalJob) =>
-            backoffFor(attemptsMade, (job?.data as Envelope | undefined)?.backoffMs),
+      const worker = new Worker(
+        queue,
+        (job: Job<Envelope>) => this.registry.execute(job.name as JobName, job.data.payload),
+        {
+          connection,
+          prefix: this.prefix,
+          concurrency,
+          settings: {
+            backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: MinimalJob) =>
+              backoffFor(attemptsMade, (job?.data as Envelope | undefined)?.backoffMs),
+          },
         },
-      });
+      );
       worker.on('error', (error: Error) => this.logger.debug(`worker ${queue}: ${error.message}`));
       worker.on('failed', (job: Job | undefined, error: Error) => {
-        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.warn({ job: job.name, err: error.message }, 'Job failed');
+        if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
+          this.logger.warn({ job: job.name, err: error.message }, 'Job failed');
       });
       this.workers.push(worker);
     }

@@ -50,7 +50,12 @@ export class JobRegistry implements OnModuleInit {
     const problems: string[] = [];
     for (const { options, run } of found) {
       if (this.jobs.has(options.name)) problems.push(`job "${options.name}" has more than one handler`);
-      this.jobs.set(options.name, { name: options.name, queue: options.queue, concurrency: options.concurrency ?? 5, run });
+      this.jobs.set(options.name, {
+        name: options.name,
+        queue: options.queue,
+        concurrency: options.concurrency ?? 5,
+        run,
+      });
     }
     for (const name of declared) if (!this.jobs.has(name)) problems.push(`job "${name}" has no handler`);
     if (problems.length) throw new JobRegistryError(`Job handlers are miswired: ${problems.join('; ')}`);

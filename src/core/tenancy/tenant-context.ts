@@ -55,6 +55,13 @@ export const SYSTEM_ACTOR: Actor = { type: 'system', userId: null, tokenId: null
 
 /** Runs `fn` as the given workspace (jobs, crons, bootstrap). A named, grep-able bypass of the request guards. */
 export function runAsWorkspace<T>(workspaceId: string, fn: () => T, actor: Actor = SYSTEM_ACTOR): T {
-  const tenant: TenantContext = { workspaceId, actor, scopes: [], requestId: currentRequestId(), permissions: new Set(), plan: '' };
+  const tenant: TenantContext = {
+    workspaceId,
+    actor,
+    scopes: [],
+    requestId: currentRequestId(),
+    permissions: new Set(),
+    plan: '',
+  };
   return storage.run({ requestId: tenant.requestId, tenant }, fn);
 }

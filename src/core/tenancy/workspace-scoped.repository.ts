@@ -105,7 +105,10 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     const entity = metadata.create(this.tx.manager.queryRunner) as T;
     for (const column of metadata.columns) {
       if (column.databaseName in raw) {
-        column.setEntityValue(entity, this.tx.manager.connection.driver.prepareHydratedValue(raw[column.databaseName], column));
+        column.setEntityValue(
+          entity,
+          this.tx.manager.connection.driver.prepareHydratedValue(raw[column.databaseName], column),
+        );
       }
     }
     return entity;

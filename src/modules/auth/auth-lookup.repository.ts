@@ -21,7 +21,14 @@ export class AuthLookupRepository {
       );
     const row = rows[0];
     if (!row) return null;
-    return { tokenId: row.id, workspaceId: row.workspace_id, scopes: row.scopes, plan: row.plan, permissions: null, lastUsedAt: row.last_used_at };
+    return {
+      tokenId: row.id,
+      workspaceId: row.workspace_id,
+      scopes: row.scopes,
+      plan: row.plan,
+      permissions: null,
+      lastUsedAt: row.last_used_at,
+    };
   }
 
   async findMembership(userId: string, workspaceId: string): Promise<MembershipGrant | null> {

@@ -14,7 +14,13 @@ import { BootstrapService } from './bootstrap.service';
 @Module({
   imports: [UsersModule, WorkspacesModule, DeveloperModule],
   controllers: [AuthController],
-  providers: [AuthService, AuthLookupRepository, AuthLookupService, BootstrapService, { provide: AUTH_LOOKUP, useExisting: AuthLookupService }],
+  providers: [
+    AuthService,
+    AuthLookupRepository,
+    AuthLookupService,
+    BootstrapService,
+    { provide: AUTH_LOOKUP, useExisting: AuthLookupService },
+  ],
   exports: [AUTH_LOOKUP, BootstrapService],
 })
 export class AuthModule {}

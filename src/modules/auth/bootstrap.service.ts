@@ -38,14 +38,20 @@ export class BootstrapService implements OnApplicationBootstrap {
       const existing = await this.users.findByEmail(adminEmail);
       const user = existing ?? (await this.users.create({ email: adminEmail, name: 'Admin', password }));
       const workspace = await this.workspaces.create({ name: workspaceName, plan, ownerId: user.id });
-      return { workspaceId: workspace.id, email: adminEmail, generatedPassword: adminPassword || existing ? null : password };
+      return {
+        workspaceId: workspace.id,
+        email: adminEmail,
+        generatedPassword: adminPassword || existing ? null : password,
+      };
     });
     if (!result) return null;
     if (result.generatedPassword) {
       mkdirSync(this.config.dataDir, { recursive: true });
       const file = join(this.config.dataDir, 'initial-admin-password');
       writeFileSync(file, `${result.generatedPassword}\n`, { mode: 0o600 });
-      this.logger.warn(`Created workspace "${workspaceName}" and admin ${result.email}; the generated password is in ${file}`);
+      this.logger.warn(
+        `Created workspace "${workspaceName}" and admin ${result.email}; the generated password is in ${file}`,
+      );
     } else {
       this.logger.log(`Created workspace "${workspaceName}" and admin ${result.email}`);
     }

@@ -9,7 +9,12 @@ import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobQueue } from 'src/core/queue/job-queue.port';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { ApiTokensRepository } from './api-tokens.repository';
-import { type ApiTokenResponse, type CreateApiTokenDto, type CreatedApiTokenResponse, toApiTokenResponse } from './dto/api-token.dto';
+import {
+  type ApiTokenResponse,
+  type CreateApiTokenDto,
+  type CreatedApiTokenResponse,
+  toApiTokenResponse,
+} from './dto/api-token.dto';
 import type { ApiTokenTouchJobData } from './jobs/api-token-touch.job';
 
 /** `lastUsedAt` is refreshed at most once a minute per token, off the request path. */
@@ -49,7 +54,11 @@ export class ApiTokensService {
   /** Called by the auth guard on every token request; enqueues at most one update a minute per token. */
   async recordUse(grant: TokenGrant): Promise<void> {
     if (grant.lastUsedAt && Date.now() - grant.lastUsedAt.getTime() < TOKEN_TOUCH_INTERVAL_MS) return;
-    const data: ApiTokenTouchJobData = { workspaceId: grant.workspaceId, tokenId: grant.tokenId, usedAt: new Date().toISOString() };
+    const data: ApiTokenTouchJobData = {
+      workspaceId: grant.workspaceId,
+      tokenId: grant.tokenId,
+      usedAt: new Date().toISOString(),
+    };
     await this.jobs.enqueue(JobName.ApiTokenTouch, data, { jobId: `token-touch:${grant.tokenId}` });
   }
 

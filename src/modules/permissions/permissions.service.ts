@@ -54,5 +54,4 @@ export class PermissionsService {
       authenticatedBy: ctx.actor.type === 'api_token' ? 'api_token' : 'user',
     };
   }
-
 }

@@ -33,8 +33,13 @@ export class UsersService {
 
   /** Creates a user; a taken email → 409. */
   async create(values: { email: string; name: string; password: string }): Promise<UserEntity> {
-    if (await this.users.findByEmail(values.email)) throw AppException.conflict('A user with this email already exists');
-    return this.users.create({ email: values.email, name: values.name, passwordHash: await hashPassword(values.password) });
+    if (await this.users.findByEmail(values.email))
+      throw AppException.conflict('A user with this email already exists');
+    return this.users.create({
+      email: values.email,
+      name: values.name,
+      passwordHash: await hashPassword(values.password),
+    });
   }
 
   /** Finds the user with this email or creates one (password required then). */

@@ -30,7 +30,11 @@ export class MembersController {
   @Put(':userId')
   @RequirePermission('workspace.manage')
   @ApiOkResponse({ type: MemberResponse })
-  update(@CurrentCtx() ctx: TenantContext, @Param() { userId }: UserIdParam, @Body() dto: UpdateMemberDto): Promise<MemberResponse> {
+  update(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { userId }: UserIdParam,
+    @Body() dto: UpdateMemberDto,
+  ): Promise<MemberResponse> {
     return this.members.update(ctx, userId, dto);
   }
 

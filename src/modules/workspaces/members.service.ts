@@ -11,7 +11,13 @@ import type { MembershipEntity } from './membership.entity';
 import { MembersRepository } from './members.repository';
 
 function toMemberResponse(m: MembershipEntity, user: UserSummary | undefined): MemberResponse {
-  return { userId: m.userId, email: user?.email ?? '', name: user?.name ?? '', role: m.role, createdAt: m.createdAt.toISOString() };
+  return {
+    userId: m.userId,
+    email: user?.email ?? '',
+    name: user?.name ?? '',
+    role: m.role,
+    createdAt: m.createdAt.toISOString(),
+  };
 }
 
 @Injectable()
@@ -38,7 +44,8 @@ export class MembersService {
   addMember(dto: { email: string; name: string; role: Role; password?: string }): Promise<MemberResponse> {
     return this.tx.run(async () => {
       const user = await this.users.findOrCreate({ email: dto.email, name: dto.name, password: dto.password });
-      if (await this.members.findByUserId(user.id)) throw AppException.conflict('This user is already a member of the workspace');
+      if (await this.members.findByUserId(user.id))
+        throw AppException.conflict('This user is already a member of the workspace');
       const membership = await this.members.add(user.id, dto.role);
       await this.queues.addToDefaultQueue(user.id);
       return toMemberResponse(membership, user);

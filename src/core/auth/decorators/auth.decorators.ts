@@ -22,7 +22,8 @@ export const AnyMember = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(ANY_MEMBER, true), ApiBearerAuth(), workspaceHeader);
 
 /** An authenticated user, no workspace header needed (e.g. `POST /workspaces`). */
-export const NoWorkspace = (): MethodDecorator & ClassDecorator => applyDecorators(SetMetadata(NO_WORKSPACE, true), ApiBearerAuth());
+export const NoWorkspace = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(SetMetadata(NO_WORKSPACE, true), ApiBearerAuth());
 
 /** Only API tokens carrying every listed scope (the catalogue feed). */
 export const RequireScopes = (...scopes: Scope[]): MethodDecorator & ClassDecorator =>

@@ -4,7 +4,9 @@ import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-co
 import type { Principal } from '../principal';
 
 /** The caller's tenant context; a missing one is a wiring bug (500), never a client error. */
-export const CurrentCtx = createParamDecorator((_: unknown, _ctx: ExecutionContext): TenantContext => getTenantContext());
+export const CurrentCtx = createParamDecorator((_: unknown, _ctx: ExecutionContext): TenantContext =>
+  getTenantContext(),
+);
 
 /** The authenticated principal (user or API token), set by AuthGuard. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {

@@ -53,4 +53,3 @@ export class MyPermissionsResponse {
   @ApiProperty({ type: [String] }) readonly permissions: string[];
   @ApiProperty({ enum: ['user', 'api_token'] }) readonly authenticatedBy: 'user' | 'api_token';
 }
-

@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength, Validate, type ValidatorConstraintInterface, ValidatorConstraint } from 'class-validator';
+import {
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Validate,
+  type ValidatorConstraintInterface,
+  ValidatorConstraint,
+} from 'class-validator';
 import { WORKSPACE_PLANS, type WorkspaceEntity, type WorkspacePlan } from '../workspace.entity';
 
 @ValidatorConstraint({ name: 'ianaTimezone' })
@@ -52,4 +60,3 @@ export class WorkspaceResponse {
 export function toWorkspaceResponse(w: WorkspaceEntity): WorkspaceResponse {
   return { id: w.id, name: w.name, plan: w.plan, timezone: w.timezone, createdAt: w.createdAt.toISOString() };
 }
-
