@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayUnique, IsArray, IsIn, IsOptional, ValidateNested } from 'class-validator';
+import { ArrayUnique, IsArray, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { PERMISSION_KEYS } from 'src/core/auth/permissions';
 import { ROLES } from 'src/core/auth/roles';
 
@@ -31,6 +31,7 @@ export class MatrixDto {
 
 export class UpdatePermissionsDto {
   @ApiProperty({ type: MatrixDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => MatrixDto)
   readonly matrix: MatrixDto;
