@@ -1,4 +1,5 @@
 import { CreateIdentity1763800000000 } from './1763800000000-CreateIdentity';
+import { CreateContacts1763800100000 } from './1763800100000-CreateContacts';
 
 /** Every migration, in order. A new migration file is added here as well. */
-export const MIGRATIONS = [CreateIdentity1763800000000];
+export const MIGRATIONS = [CreateIdentity1763800000000, CreateContacts1763800100000];
