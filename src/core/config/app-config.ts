@@ -31,8 +31,11 @@ export interface AppConfig {
     readonly allowPrivateNetworks: boolean;
     readonly retryDelaysSeconds: readonly number[];
     readonly webhookRetryDelaysSeconds: readonly number[];
+    /** Inbound event processing retries (seconds between attempts; attempts = length + 1). */
+    readonly inboundRetryDelaysSeconds: readonly number[];
   };
   readonly platforms: {
+    readonly metaAppId: string | null;
     readonly metaAppSecret: string | null;
     readonly metaVerifyToken: string | null;
     readonly metaGraphBaseUrl: string;
@@ -166,8 +169,10 @@ export function loadConfig(env: Env): AppConfig {
       allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
       retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
       webhookRetryDelaysSeconds: delays('WEBHOOK_RETRY_DELAYS', [10, 60, 600, 3600, 21600, 86400]),
+      inboundRetryDelaysSeconds: delays('INBOUND_RETRY_DELAYS', [5, 30, 120, 600]),
     },
     platforms: {
+      metaAppId: env.META_APP_ID || null,
       metaAppSecret: env.META_APP_SECRET || null,
       metaVerifyToken: env.META_VERIFY_TOKEN || null,
       metaGraphBaseUrl: url('META_GRAPH_BASE_URL', 'https://graph.facebook.com/v21.0') as string,
