@@ -1,4 +1,4 @@
-import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
+import { DataSource, type DataSourceOptions, MigrationExecutor, type MixedList } from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DataSourceInput {
@@ -27,8 +27,8 @@ export function buildDataSourceOptions(input: DataSourceInput): DataSourceOption
     poolSize: input.poolSize,
     extra: {
       max: input.poolSize,
-      // A query waiting on PGlite's single session behind a stuck transaction becomes an error, not a hang.
-      connectionTimeoutMillis: 15_000,
+      // A query waiting behind a stuck transaction (embedded: one connection) becomes an error, not a hang.
+      connectionTimeoutMillis: input.embedded ? 60_000 : 15_000,
       ...(input.embedded ? { query_timeout: 120_000 } : {}),
     },
   };
@@ -47,7 +47,10 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      // Same connection as the lock: on the embedded engine the pool has exactly one.
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'each';
+      const applied = await executor.executePendingMigrations();
       return applied.map((m) => m.name);
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);

@@ -29,7 +29,7 @@ export class DatabaseRuntime {
       const running = options.attachToRunning ? runningEmbeddedUrl(config.dataDir) : null;
       if (running) {
         url = running;
-        poolSize = 2;
+        poolSize = EMBEDDED_POOL_SIZE;
       } else {
         embedded = await EmbeddedPostgres.start(config.dataDir);
         url = embedded.url;

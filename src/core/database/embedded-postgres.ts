@@ -5,8 +5,13 @@ import { join } from 'node:path';
 
 /** Connections the loopback server accepts: the service's pool plus room for the CLI and psql. */
 export const EMBEDDED_MAX_CONNECTIONS = 24;
-/** The service's own pool; PGlite runs one session, so more connections only queue. */
-export const EMBEDDED_POOL_SIZE = 8;
+/**
+ * The service's own pool: ONE connection. PGlite runs one session, and pglite-socket interleaves the
+ * extended-protocol messages of concurrent connections (measured: `portal "" does not exist`, and
+ * results delivered to the wrong query). One connection serialises exactly as PGlite does; the
+ * TransactionHost guarantees code inside a transaction never needs a second connection.
+ */
+export const EMBEDDED_POOL_SIZE = 1;
 
 export class DataDirLockedError extends Error {
   constructor(

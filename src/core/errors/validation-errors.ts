@@ -6,7 +6,9 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   const rows: ErrorDetail[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    for (const message of Object.values(error.constraints ?? {})) {
+    // One row per field: the top-most decorator's message (declared first, checked last: usually the type).
+    const message = Object.values(error.constraints ?? {}).pop();
+    if (message !== undefined) {
       rows.push({
         field,
         message: message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message,

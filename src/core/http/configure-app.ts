@@ -12,7 +12,6 @@ export const JSON_BODY_LIMIT = '5mb';
 export const VALIDATION_PIPE = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
-  stopAtFirstError: true,
   transform: true,
   transformOptions: { enableImplicitConversion: false },
   exceptionFactory: validationException,

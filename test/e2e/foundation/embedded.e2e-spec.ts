@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { DataDirLockedError, EmbeddedPostgres } from 'src/core/database/embedded-postgres';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { type TestApp, createTestApp } from '../../utils/test-app';
+import { loginAdmin, signupWorkspace } from '../../utils/sessions';
+
+describe('database runtime', () => {
+  const open: TestApp[] = [];
+  afterAll(async () => {
+    for (const t of open.reverse()) await t.close();
+  });
+
+  it('keeps its data across a restart and bootstraps only once', async () => {
+    const first = await createTestApp();
+    const admin = await loginAdmin(first);
+    await first.http.put('/workspace').set(admin.headers).send({ name: 'Persisted' }).expect(200);
+    const created = await first.http.post('/developer/tokens').set(admin.headers).send({ name: 'survivor' }).expect(201);
+    const databaseUrl = first.config.db.url ?? undefined;
+    await first.close({ keepData: true });
+
+    const second = await createTestApp({ reuse: { dataDir: first.dataDir, databaseUrl } });
+    open.push(second);
+    const again = await loginAdmin(second);
+    expect(again.workspaceId).toBe(admin.workspaceId);
+    const ws = await second.http.get('/workspace').set(again.headers).expect(200);
+    expect(ws.body.name).toBe('Persisted');
+    await second.http.get('/workspace').set('authorization', `Bearer ${created.body.token}`).expect(200);
+    const workspaces: { count: string }[] = await second.app.get(DataSource).query('SELECT count(*)::text AS count FROM workspaces');
+    expect(workspaces[0]!.count).toBe('1');
+  });
+
+  it('serves requests while transactions are open, without deadlocking', async () => {
+    const t = await createTestApp();
+    open.push(t);
+    const admin = await signupWorkspace(t);
+    const tx = t.app.get(TransactionHost);
+    const transactions = Array.from({ length: 12 }, (_, i) =>
+      runAsWorkspace(admin.workspaceId, () =>
+        tx.run(async () => {
+          await tx.manager.query(`INSERT INTO queues (workspace_id, name) VALUES ($1, $2)`, [admin.workspaceId, `q-${i}`]);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          const rows: unknown[] = await tx.manager.query('SELECT id FROM queues WHERE workspace_id = $1', [admin.workspaceId]);
+          return rows.length;
+        }),
+      ),
+    );
+    const requests = Array.from({ length: 30 }, () => t.http.get('/workspace').set(admin.headers).then((res) => res.status));
+    const [counts, statuses] = await Promise.all([Promise.all(transactions), Promise.all(requests)]);
+    expect(counts.every((n) => n >= 2)).toBe(true);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    const total: { n: number }[] = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM queues WHERE workspace_id = $1', [admin.workspaceId]);
+    expect(total[0]!.n).toBe(13);
+  });
+
+  it('rolls back a failed transaction completely', async () => {
+    const t = await createTestApp();
+    open.push(t);
+    const admin = await signupWorkspace(t);
+    const tx = t.app.get(TransactionHost);
+    await expect(
+      runAsWorkspace(admin.workspaceId, () =>
+        tx.run(async () => {
+          await tx.manager.query(`INSERT INTO queues (workspace_id, name) VALUES ($1, 'doomed')`, [admin.workspaceId]);
+          throw new Error('boom');
+        }),
+      ),
+    ).rejects.toThrow('boom');
+    const rows: unknown[] = await t.app.get(DataSource).query(`SELECT 1 FROM queues WHERE name = 'doomed'`);
+    expect(rows).toHaveLength(0);
+  });
+
+  (process.env.DATABASE_URL ? it.skip : it)('refuses a second process on the same data directory', async () => {
+    const t = await createTestApp();
+    open.push(t);
+    const locked = new DataDirLockedError(t.dataDir, 1);
+    expect(locked.message).toContain('db-url');
+    // Pretend another live process holds the lock: our parent pid is alive.
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const lockFile = `${t.dataDir}/pgdata.lock`;
+    const mine = readFileSync(lockFile, 'utf8');
+    writeFileSync(lockFile, String(process.ppid));
+    await expect(EmbeddedPostgres.start(t.dataDir)).rejects.toBeInstanceOf(DataDirLockedError);
+    writeFileSync(lockFile, mine);
+  });
+});
