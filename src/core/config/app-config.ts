@@ -125,6 +125,31 @@ export function loadConfig(env: Env): AppConfig {
   }
   if (jwtSecret !== null && jwtSecret.length < 16) problems.push('JWT_SECRET must be at least 16 characters');
 
+  const publicBaseUrl = url('PUBLIC_BASE_URL', null) ?? `http://localhost:${port}`;
+  const migrationsRun = bool('MIGRATIONS_RUN', true);
+  const poolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
+  const jwtExpiresInSeconds = int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600);
+  const signupEnabled = bool('SIGNUP_ENABLED', true);
+  const loginRateLimit = {
+    points: int('LOGIN_RATE_LIMIT', 10, 1, 100000),
+    durationSeconds: int('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+  };
+  const outbound = {
+    allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
+    retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
+    webhookRetryDelaysSeconds: delays('WEBHOOK_RETRY_DELAYS', [10, 60, 600, 3600, 21600, 86400]),
+    inboundRetryDelaysSeconds: delays('INBOUND_RETRY_DELAYS', [5, 30, 120, 600]),
+  };
+  const platforms = {
+    metaAppId: env.META_APP_ID || null,
+    metaAppSecret: env.META_APP_SECRET || null,
+    metaVerifyToken: env.META_VERIFY_TOKEN || null,
+    metaGraphBaseUrl: url('META_GRAPH_BASE_URL', 'https://graph.facebook.com/v21.0') ?? '',
+    telegramApiBaseUrl: url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') ?? '',
+    lineApiBaseUrl: url('LINE_API_BASE_URL', 'https://api.line.me') ?? '',
+  };
+  const llm = { baseUrl: url('LLM_BASE_URL', null), apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || null };
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   if (!jwtSecret || !encryptionKeyRaw) {
@@ -141,23 +166,11 @@ export function loadConfig(env: Env): AppConfig {
     port,
     role,
     dataDir,
-    publicBaseUrl: url('PUBLIC_BASE_URL', null) ?? `http://localhost:${port}`,
+    publicBaseUrl,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
-    db: {
-      url: databaseUrl,
-      migrationsRun: bool('MIGRATIONS_RUN', true),
-      poolSize: int('DATABASE_POOL_SIZE', 10, 1, 200),
-    },
+    db: { url: databaseUrl, migrationsRun, poolSize },
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
-    auth: {
-      jwtSecret,
-      jwtExpiresInSeconds: int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600),
-      signupEnabled: bool('SIGNUP_ENABLED', true),
-      loginRateLimit: {
-        points: int('LOGIN_RATE_LIMIT', 10, 1, 100000),
-        durationSeconds: int('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
-      },
-    },
+    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit },
     encryptionKey,
     bootstrap: {
       adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@example.com').toLowerCase(),
@@ -165,24 +178,11 @@ export function loadConfig(env: Env): AppConfig {
       workspaceName: env.BOOTSTRAP_WORKSPACE || 'Default',
       plan,
     },
-    outbound: {
-      allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
-      retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
-      webhookRetryDelaysSeconds: delays('WEBHOOK_RETRY_DELAYS', [10, 60, 600, 3600, 21600, 86400]),
-      inboundRetryDelaysSeconds: delays('INBOUND_RETRY_DELAYS', [5, 30, 120, 600]),
-    },
-    platforms: {
-      metaAppId: env.META_APP_ID || null,
-      metaAppSecret: env.META_APP_SECRET || null,
-      metaVerifyToken: env.META_VERIFY_TOKEN || null,
-      metaGraphBaseUrl: url('META_GRAPH_BASE_URL', 'https://graph.facebook.com/v21.0') as string,
-      telegramApiBaseUrl: url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') as string,
-      lineApiBaseUrl: url('LINE_API_BASE_URL', 'https://api.line.me') as string,
-    },
-    llm: { baseUrl: url('LLM_BASE_URL', null), apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || null },
+    outbound,
+    platforms,
+    llm,
   };
 }
-
 interface DevSecrets {
   jwtSecret: string;
   encryptionKey: string;
