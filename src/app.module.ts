@@ -16,6 +16,7 @@ import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
 import { AuthModule } from 'src/modules/auth/auth.module';
+import { CatalogueModule } from 'src/modules/catalogue/catalogue.module';
 import { DeveloperModule } from 'src/modules/developer/developer.module';
 import { PermissionsModule } from 'src/modules/permissions/permissions.module';
 import { QueuesModule } from 'src/modules/queues/queues.module';
@@ -30,6 +31,7 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   DeveloperModule,
   PermissionsModule,
   QueuesModule,
+  CatalogueModule,
 ];
 
 @Module({})

@@ -1,3 +1,7 @@
+import { CatalogImportEntity } from 'src/modules/catalogue/catalog-import.entity';
+import { CatalogItemEntity } from 'src/modules/catalogue/catalog-item.entity';
+import { CatalogWebsiteRunEntity } from 'src/modules/catalogue/catalog-website-run.entity';
+import { CatalogWebsiteEntity } from 'src/modules/catalogue/catalog-website.entity';
 import { ApiTokenEntity } from 'src/modules/developer/api-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { RolePermissionEntity } from 'src/modules/permissions/role-permission.entity';
@@ -15,4 +19,8 @@ export const ENTITIES = [
   RolePermissionEntity,
   QueueEntity,
   QueueMemberEntity,
+  CatalogItemEntity,
+  CatalogWebsiteEntity,
+  CatalogWebsiteRunEntity,
+  CatalogImportEntity,
 ];
