@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { type TestApp, createTestApp } from '../../utils/test-app';
+import { type Session, signupWorkspace } from '../../utils/sessions';
+
+interface PreviewBody {
+  importId: string;
+  headers: string[];
+  mapping: Record<string, string | null>;
+  preview: { row: number; item: Record<string, unknown>; agentText: string }[];
+  totalRows: number;
+  errorCount: number;
+  warnings: string[];
+  delimiter: string;
+}
+
+describe('catalogue CSV import', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function upload(
+    admin: Session,
+    csv: string | Buffer,
+    mapping?: Record<string, string | null>,
+  ): Promise<PreviewBody> {
+    const req = t.http.post('/catalog/import/preview').set(admin.headers);
+    if (mapping) req.field('mapping', JSON.stringify(mapping));
+    const res = await req.attach('file', Buffer.isBuffer(csv) ? csv : Buffer.from(csv, 'utf8'), 'products.csv');
+    expect(res.status).toBe(201);
+    return res.body as PreviewBody;
+  }
+
+  async function items(admin: Session): Promise<Record<string, unknown>[]> {
+    const res = await t.http.get('/catalog?limit=100&status=ALL').set(admin.headers).expect(200);
+    return res.body.data as Record<string, unknown>[];
+  }
+
+  it('serves the template', async () => {
+    const admin = await signupWorkspace(t);
+    const res = await t.http.get('/catalog/import/template').set(admin.headers).expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.text.trim()).toBe('id,name,price,currency,description,sku,category,stock,images,keywords');
+  });
+
+  it('previews a BOM + semicolon file with odd headers without saving, re-maps, commits; the same file again updates', async () => {
+    const admin = await signupWorkspace(t);
+    const csv =
+      '\uFEFFProduct Name;Unit price (THB);Qty;Image URLs;Notes;Product code\r\n' +
+      '"Mug; large";"1,299.50";5;"https://img.test/1.jpg, https://img.test/2.jpg";Stoneware;MUG-1\r\n' +
+      'Lamp;Call us;0;;;LAMP-1\r\n' +
+      '\r\n' +
+      'Chair;2500;;https://img.test/c.jpg;"Oak; ""Nordic"" style";CH-1\r\n';
+    const preview = await upload(admin, csv);
+    expect(preview.delimiter).toBe(';');
+    expect(preview.headers).toEqual(['Product Name', 'Unit price (THB)', 'Qty', 'Image URLs', 'Notes', 'Product code']);
+    expect(preview.mapping).toEqual({
+      'Product Name': 'name',
+      'Unit price (THB)': 'price',
+      Qty: 'stock',
+      'Image URLs': 'images',
+      Notes: null,
+      'Product code': 'sku',
+    });
+    expect(preview.totalRows).toBe(3);
+    expect(preview.preview.map((p) => p.row)).toEqual([2, 3, 5]);
+    expect(preview.preview[0]!.item).toMatchObject({
+      name: 'Mug; large',
+      price: 1299.5,
+      priceDisplay: '1,299.50',
+      stock: 5,
+      sku: 'MUG-1',
+    });
+    expect(preview.preview[0]!.agentText).toBe('Mug; large\nPrice: 1,299.50\nStock: 5 in stock\nSKU: MUG-1\nImages: 2');
+    expect(preview.preview[1]!.agentText).toContain('Price: Call us');
+    expect(preview.preview[1]!.agentText).toContain('Stock: out of stock');
+    expect(preview.preview[2]!.agentText).not.toContain('Stock');
+    expect(preview.warnings.join('\n')).toContain('"Notes"');
+    expect(await items(admin)).toHaveLength(0);
+
+    const remapped = await t.http
+      .post(`/catalog/import/${preview.importId}/preview`)
+      .set(admin.headers)
+      .send({ mapping: { Notes: 'description' } })
+      .expect(200);
+    expect(remapped.body.mapping.Notes).toBe('description');
+    expect(remapped.body.preview[2].item.description).toBe('Oak; "Nordic" style');
+    expect(await items(admin)).toHaveLength(0);
+
+    const commit = await t.http
+      .post(`/catalog/import/${preview.importId}/commit`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
+    expect(commit.body).toMatchObject({ created: 3, updated: 0, errorCount: 0, errors: [], totalRows: 3 });
+    const saved = await items(admin);
+    expect(saved).toHaveLength(3);
+    expect(saved.find((i) => i.sku === 'CH-1')).toMatchObject({
+      name: 'Chair',
+      price: 2500,
+      description: 'Oak; "Nordic" style',
+      source: 'CSV',
+      stock: null,
+    });
+    expect(
+      (await t.http.post(`/catalog/import/${preview.importId}/commit`).set(admin.headers).send({}).expect(409)).body
+        .code,
+    ).toBe('conflict');
+
+    const mug = saved.find((i) => i.sku === 'MUG-1')!;
+    await t.http
+      .put(`/catalog/${String(mug.id)}`)
+      .set(admin.headers)
+      .send({ keywords: ['cup'] })
+      .expect(200);
+    const again = await upload(admin, csv, { Notes: 'description' });
+    const second = await t.http
+      .post(`/catalog/import/${again.importId}/commit`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
+    expect(second.body).toMatchObject({ created: 0, updated: 3 });
+    const after = await items(admin);
+    expect(after).toHaveLength(3);
+    expect(after.find((i) => i.sku === 'MUG-1')).toMatchObject({
+      keywords: ['cup'],
+      images: ['https://img.test/1.jpg', 'https://img.test/2.jpg'],
+    });
+  });
+
+  it('reads comma files with quoted commas, matches by id, then SKU, then exact name, and reports bad rows by spreadsheet row', async () => {
+    const admin = await signupWorkspace(t);
+    const bySku = await t.http
+      .post('/catalog')
+      .set(admin.headers)
+      .send({ name: 'Old desk name', sku: 'DESK-1' })
+      .expect(201);
+    const byName = await t.http.post('/catalog').set(admin.headers).send({ name: 'Bookshelf', price: 10 }).expect(201);
+    const byId = await t.http
+      .post('/catalog')
+      .set(admin.headers)
+      .send({ name: 'Old stool', externalId: 'S-1' })
+      .expect(201);
+    const csv = [
+      'ID,Title,Price,SKU,Stock,Category',
+      'S-1,Stool,"1,200",,3,Seating',
+      ',"Desk, standing",899.99,DESK-1,,Office',
+      ',Bookshelf,450,,12,',
+      ',"Sofa,\nthree seats",1999,,many,Living',
+      ',,,,,',
+      'X-9,,5,,,',
+      ',Armchair,€ 300,,2,Seating',
+    ].join('\n');
+    const preview = await upload(admin, csv);
+    expect(preview.delimiter).toBe(',');
+    expect(preview.mapping).toMatchObject({
+      ID: 'id',
+      Title: 'name',
+      Price: 'price',
+      SKU: 'sku',
+      Stock: 'stock',
+      Category: 'category',
+    });
+    expect(preview.totalRows).toBe(6);
+    expect(preview.errorCount).toBe(1);
+    expect(preview.warnings.join('\n')).toContain('Row 5: stock "many" is not a whole number');
+    const commit = await t.http
+      .post(`/catalog/import/${preview.importId}/commit`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
+    expect(commit.body.created).toBe(1);
+    expect(commit.body.updated).toBe(3);
+    expect(commit.body.errors).toEqual([
+      { row: 5, message: 'stock "many" is not a whole number of 0 or more' },
+      { row: 7, message: 'matches no product and has no name to create one with' },
+    ]);
+    const all = await items(admin);
+    expect(all).toHaveLength(4);
+    expect(all.find((i) => i.id === byId.body.id)).toMatchObject({
+      name: 'Stool',
+      price: 1200,
+      priceDisplay: '1,200',
+      stock: 3,
+      category: 'Seating',
+    });
+    expect(all.find((i) => i.id === bySku.body.id)).toMatchObject({
+      name: 'Desk, standing',
+      price: 899.99,
+      source: 'MANUAL',
+    });
+    expect(all.find((i) => i.id === byName.body.id)).toMatchObject({ price: 450, stock: 12 });
+    expect(all.find((i) => i.name === 'Armchair')).toMatchObject({
+      price: '€ 300',
+      priceDisplay: '€ 300',
+      source: 'CSV',
+    });
+  });
+
+  it('validates mappings and files; enforces the size limit with 413; sessions expire and stay in their workspace', async () => {
+    const admin = await signupWorkspace(t);
+    const other = await signupWorkspace(t);
+    const preview = await upload(admin, 'name,price\nA,1\n');
+    const url = `/catalog/import/${preview.importId}`;
+    await t.http
+      .post(`${url}/preview`)
+      .set(admin.headers)
+      .send({ mapping: { Nope: 'name' } })
+      .expect(400);
+    await t.http
+      .post(`${url}/preview`)
+      .set(admin.headers)
+      .send({ mapping: { price: 'colour' } })
+      .expect(400);
+    const twice = await t.http
+      .post(`${url}/preview`)
+      .set(admin.headers)
+      .send({ mapping: { name: 'price', price: 'price' } })
+      .expect(400);
+    expect(twice.body.message).toContain('only images and keywords');
+    await t.http
+      .post(`${url}/commit`)
+      .set(admin.headers)
+      .send({ mapping: { name: null } })
+      .expect(400);
+
+    await t.http.post(`${url}/preview`).set(other.headers).send({ mapping: {} }).expect(404);
+    await t.http.post(`${url}/commit`).set(other.headers).send({}).expect(404);
+    await t.http.post('/catalog/import/not-a-uuid/commit').set(admin.headers).send({}).expect(404);
+
+    await t.http.post('/catalog/import/preview').set(admin.headers).expect(400);
+    const latin1 = Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x0a]);
+    const notUtf8 = await t.http
+      .post('/catalog/import/preview')
+      .set(admin.headers)
+      .attach('file', latin1, 'x.csv')
+      .expect(400);
+    expect(notUtf8.body.message).toContain('UTF-8');
+    await t.http
+      .post('/catalog/import/preview')
+      .set(admin.headers)
+      .attach('file', Buffer.from('name,price\n'), 'x.csv')
+      .expect(400);
+
+    const huge = Buffer.alloc(50 * 1024 * 1024 + 10, 0x61);
+    const tooBig = await t.http.post('/catalog/import/preview').set(admin.headers).attach('file', huge, 'big.csv');
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.code).toBe('payload_too_large');
+
+    await t.app
+      .get(DataSource)
+      .query(`UPDATE catalog_imports SET expires_at = now() - interval '1 second' WHERE id = $1`, [preview.importId]);
+    await t.http.post(`${url}/commit`).set(admin.headers).send({}).expect(404);
+    expect(await items(admin)).toHaveLength(0);
+  });
+});
