@@ -44,7 +44,8 @@ export class CreateContacts1763800100000 implements MigrationInterface {
         CONSTRAINT contacts_workspace_id_key UNIQUE (workspace_id, id),
         CONSTRAINT contacts_email_lower CHECK (email = lower(email)),
         CONSTRAINT contacts_custom_fields_object CHECK (jsonb_typeof(custom_fields) = 'object'),
-        FOREIGN KEY (workspace_id, company_id) REFERENCES companies (workspace_id, id) ON DELETE SET NULL (company_id)
+        CONSTRAINT contacts_company_fkey FOREIGN KEY (workspace_id, company_id)
+          REFERENCES companies (workspace_id, id) ON DELETE SET NULL (company_id)
       )`);
     await q.query(`CREATE INDEX contacts_workspace_created_idx ON contacts (workspace_id, created_at DESC, id DESC)`);
     await q.query(`CREATE INDEX contacts_workspace_email_idx ON contacts (workspace_id, email) WHERE email IS NOT NULL`);
@@ -67,7 +68,8 @@ export class CreateContacts1763800100000 implements MigrationInterface {
         external_id text NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT contact_identities_key UNIQUE (workspace_id, channel_type, channel_id, external_id),
-        FOREIGN KEY (workspace_id, contact_id) REFERENCES contacts (workspace_id, id) ON DELETE CASCADE
+        CONSTRAINT contact_identities_contact_fkey FOREIGN KEY (workspace_id, contact_id)
+          REFERENCES contacts (workspace_id, id) ON DELETE CASCADE
       )`);
     await q.query(`CREATE INDEX contact_identities_contact_idx ON contact_identities (workspace_id, contact_id)`);
 
@@ -79,7 +81,8 @@ export class CreateContacts1763800100000 implements MigrationInterface {
         author_id uuid REFERENCES users (id) ON DELETE SET NULL,
         text text NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
-        FOREIGN KEY (workspace_id, contact_id) REFERENCES contacts (workspace_id, id) ON DELETE CASCADE
+        CONSTRAINT contact_notes_contact_fkey FOREIGN KEY (workspace_id, contact_id)
+          REFERENCES contacts (workspace_id, id) ON DELETE CASCADE
       )`);
     await q.query(
       `CREATE INDEX contact_notes_contact_idx ON contact_notes (workspace_id, contact_id, created_at DESC, id DESC)`,

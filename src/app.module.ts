@@ -17,6 +17,7 @@ import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { CatalogueModule } from 'src/modules/catalogue/catalogue.module';
+import { ContactsModule } from 'src/modules/contacts/contacts.module';
 import { DeveloperModule } from 'src/modules/developer/developer.module';
 import { PermissionsModule } from 'src/modules/permissions/permissions.module';
 import { QueuesModule } from 'src/modules/queues/queues.module';
@@ -32,6 +33,7 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   PermissionsModule,
   QueuesModule,
   CatalogueModule,
+  ContactsModule,
 ];
 
 @Module({})

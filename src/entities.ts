@@ -2,6 +2,11 @@ import { CatalogImportEntity } from 'src/modules/catalogue/catalog-import.entity
 import { CatalogItemEntity } from 'src/modules/catalogue/catalog-item.entity';
 import { CatalogWebsiteRunEntity } from 'src/modules/catalogue/catalog-website-run.entity';
 import { CatalogWebsiteEntity } from 'src/modules/catalogue/catalog-website.entity';
+import { CompanyEntity } from 'src/modules/contacts/company.entity';
+import { ContactFieldEntity } from 'src/modules/contacts/contact-field.entity';
+import { ContactIdentityEntity } from 'src/modules/contacts/contact-identity.entity';
+import { ContactNoteEntity } from 'src/modules/contacts/contact-note.entity';
+import { ContactEntity } from 'src/modules/contacts/contact.entity';
 import { ApiTokenEntity } from 'src/modules/developer/api-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { RolePermissionEntity } from 'src/modules/permissions/role-permission.entity';
@@ -19,6 +24,11 @@ export const ENTITIES = [
   RolePermissionEntity,
   QueueEntity,
   QueueMemberEntity,
+  CompanyEntity,
+  ContactEntity,
+  ContactIdentityEntity,
+  ContactNoteEntity,
+  ContactFieldEntity,
   CatalogItemEntity,
   CatalogWebsiteEntity,
   CatalogWebsiteRunEntity,
