@@ -1,6 +1,7 @@
 /** Every queue the service uses. One BullMQ queue each (prefixed by QUEUE_PREFIX). */
 export enum QueueName {
   Maintenance = 'maintenance',
+  Catalog = 'catalog',
 }
 
 /**
@@ -9,4 +10,5 @@ export enum QueueName {
  */
 export enum JobName {
   ApiTokenTouch = 'api-token.touch',
+  CatalogWebsiteSync = 'catalog.website-sync',
 }

@@ -1,22 +1,40 @@
 import { Module } from '@nestjs/common';
 import { CatalogFeedController } from './catalog-feed.controller';
+import { CatalogFeedService } from './catalog-feed.service';
 import { CatalogImportController } from './catalog-import.controller';
 import { CatalogImportService } from './catalog-import.service';
 import { CatalogImportsRepository } from './catalog-imports.repository';
-import { CatalogFeedService } from './catalog-feed.service';
 import { CatalogItemsController } from './catalog-items.controller';
 import { CatalogItemsRepository } from './catalog-items.repository';
 import { CatalogItemsService } from './catalog-items.service';
+import { CatalogWebsiteRunsRepository } from './catalog-website-runs.repository';
+import { CatalogWebsitesController } from './catalog-websites.controller';
+import { CatalogWebsitesRepository } from './catalog-websites.repository';
+import { CatalogWebsitesService } from './catalog-websites.service';
+import { CatalogueScheduler } from './catalogue.scheduler';
+import { CatalogueSystemRepository } from './catalogue-system.repository';
+import { CatalogWebsiteSyncJob } from './jobs/catalog-website-sync.job';
+import { WebsiteSyncService } from './website-sync.service';
+import { WebsiteFetcher } from './website/website-fetcher.service';
 
 @Module({
-  // Order matters: Express matches in registration order, and `/catalog/:id` would shadow `/catalog/websites`.
-  controllers: [CatalogFeedController, CatalogImportController, CatalogItemsController],
+  // Order matters: Express matches routes in registration order, and `/catalog/:id` (items) would
+  // otherwise shadow `/catalog/websites`, so the items controller comes last.
+  controllers: [CatalogFeedController, CatalogImportController, CatalogWebsitesController, CatalogItemsController],
   providers: [
     CatalogItemsRepository,
+    CatalogImportsRepository,
+    CatalogWebsitesRepository,
+    CatalogWebsiteRunsRepository,
+    CatalogueSystemRepository,
     CatalogItemsService,
     CatalogFeedService,
-    CatalogImportsRepository,
     CatalogImportService,
+    CatalogWebsitesService,
+    WebsiteSyncService,
+    WebsiteFetcher,
+    CatalogWebsiteSyncJob,
+    CatalogueScheduler,
   ],
   exports: [CatalogItemsService],
 })

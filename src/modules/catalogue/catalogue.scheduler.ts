@@ -1,0 +1,66 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { CatalogWebsitesService } from './catalog-websites.service';
+import { CatalogueSystemRepository } from './catalogue-system.repository';
+
+/** How often the worker looks for due website syncs; a sync starts at most this late. */
+export const SYNC_TICK_MS = 30_000;
+/** How often expired CSV import sessions are deleted. */
+export const IMPORT_CLEANUP_MS = 10 * 60_000;
+/** Due connections claimed per tick (the rest wait for the next tick). */
+const CLAIM_LIMIT = 50;
+
+/**
+ * The catalogue's timers. `@Interval` only fires in the `all` and `worker` roles (ScheduleModule is
+ * imported there only). Safe with many workers: due connections are claimed with FOR UPDATE SKIP
+ * LOCKED and moved to their next slot in the same statement, and the claim and the runs it starts
+ * commit together, so each due sync starts once. `nextSyncAt` lives in the database: restarts lose nothing.
+ */
+@Injectable()
+export class CatalogueScheduler {
+  private readonly logger = new Logger('CatalogueScheduler');
+  private ticking = false;
+
+  constructor(
+    private readonly system: CatalogueSystemRepository,
+    private readonly websites: CatalogWebsitesService,
+    private readonly tx: TransactionHost,
+  ) {}
+
+  @Interval(SYNC_TICK_MS)
+  async syncTick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.startDueSyncs();
+    } catch (error) {
+      this.logger.error({ err: error }, 'Catalogue sync tick failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Claims due connections of every workspace and starts a SCHEDULE run for each; returns the runs started. */
+  async startDueSyncs(): Promise<string[]> {
+    return this.tx.run(async () => {
+      const started: string[] = [];
+      for (const due of await this.system.claimDueWebsites(CLAIM_LIMIT)) {
+        const run = await runAsWorkspace(due.workspaceId, () => this.websites.startRun(due.id, 'SCHEDULE', false));
+        if (run) started.push(run.id);
+      }
+      return started;
+    });
+  }
+
+  @Interval(IMPORT_CLEANUP_MS)
+  async cleanupImports(): Promise<void> {
+    try {
+      const deleted = await this.system.deleteExpiredImports();
+      if (deleted > 0) this.logger.log(`Deleted ${deleted} expired catalogue import session(s)`);
+    } catch (error) {
+      this.logger.error({ err: error }, 'Catalogue import cleanup failed');
+    }
+  }
+}
