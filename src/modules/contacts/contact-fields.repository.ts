@@ -43,12 +43,15 @@ export class ContactFieldsRepository extends WorkspaceScopedRepository<ContactFi
   /** Deletes a definition and returns its key; unknown → 404. */
   async deleteReturningKey(id: string): Promise<string> {
     if (!isUuid(id)) throw AppException.notFound('Custom field');
-    const rows: { key: string }[] = await this.repo.query(
-      'DELETE FROM contact_fields WHERE workspace_id = $1 AND id = $2 RETURNING key',
-      [this.workspaceId, id],
-    );
-    const row = rows[0];
-    if (!row) throw AppException.notFound('Custom field');
-    return row.key;
+    const result = await this.repo
+      .createQueryBuilder()
+      .delete()
+      .where('workspace_id = :workspaceId AND id = :id', { workspaceId: this.workspaceId, id })
+      .returning('key')
+      .execute();
+    const rows: { key?: unknown }[] = Array.isArray(result.raw) ? result.raw : [];
+    const key = rows[0]?.key;
+    if (typeof key !== 'string') throw AppException.notFound('Custom field');
+    return key;
   }
 }
