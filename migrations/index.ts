@@ -1,6 +1,16 @@
 import { CreateIdentity1763800000000 } from './1763800000000-CreateIdentity';
 import { CreateContacts1763800100000 } from './1763800100000-CreateContacts';
+import { CreateChannels1763800200000 } from './1763800200000-CreateChannels';
+import { CreateRouting1763800200100 } from './1763800200100-CreateRouting';
+import { CreateInbox1763800200200 } from './1763800200200-CreateInbox';
 import { CreateCatalogue1763800300000 } from './1763800300000-CreateCatalogue';
 
 /** Every migration, in order. A new migration file is added here as well. */
-export const MIGRATIONS = [CreateIdentity1763800000000, CreateContacts1763800100000, CreateCatalogue1763800300000];
+export const MIGRATIONS = [
+  CreateIdentity1763800000000,
+  CreateContacts1763800100000,
+  CreateChannels1763800200000,
+  CreateRouting1763800200100,
+  CreateInbox1763800200200,
+  CreateCatalogue1763800300000,
+];

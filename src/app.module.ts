@@ -16,6 +16,8 @@ import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
 import { AuthModule } from 'src/modules/auth/auth.module';
+import { ChannelsModule } from 'src/modules/channels/channels.module';
+import { InboxModule } from 'src/modules/inbox/inbox.module';
 import { CatalogueModule } from 'src/modules/catalogue/catalogue.module';
 import { ContactsModule } from 'src/modules/contacts/contacts.module';
 import { DeveloperModule } from 'src/modules/developer/developer.module';
@@ -34,6 +36,8 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   QueuesModule,
   CatalogueModule,
   ContactsModule,
+  ChannelsModule,
+  InboxModule,
 ];
 
 @Module({})

@@ -7,9 +7,15 @@ import { ContactFieldEntity } from 'src/modules/contacts/contact-field.entity';
 import { ContactIdentityEntity } from 'src/modules/contacts/contact-identity.entity';
 import { ContactNoteEntity } from 'src/modules/contacts/contact-note.entity';
 import { ContactEntity } from 'src/modules/contacts/contact.entity';
+import { ChannelConnectionEntity } from 'src/modules/channels/channel-connection.entity';
+import { InboundEventEntity } from 'src/modules/channels/events/inbound-event.entity';
+import { ConversationEntity } from 'src/modules/inbox/conversation.entity';
+import { MessageEntity } from 'src/modules/inbox/message.entity';
 import { ApiTokenEntity } from 'src/modules/developer/api-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { RolePermissionEntity } from 'src/modules/permissions/role-permission.entity';
+import { AgentStatusEntity } from 'src/modules/queues/agent-status.entity';
+import { PresenceIntervalEntity } from 'src/modules/queues/presence-interval.entity';
 import { QueueMemberEntity } from 'src/modules/queues/queue-member.entity';
 import { QueueEntity } from 'src/modules/queues/queue.entity';
 import { MembershipEntity } from 'src/modules/workspaces/membership.entity';
@@ -24,6 +30,12 @@ export const ENTITIES = [
   RolePermissionEntity,
   QueueEntity,
   QueueMemberEntity,
+  AgentStatusEntity,
+  PresenceIntervalEntity,
+  ChannelConnectionEntity,
+  InboundEventEntity,
+  ConversationEntity,
+  MessageEntity,
   CompanyEntity,
   ContactEntity,
   ContactIdentityEntity,

@@ -2,6 +2,8 @@
 export enum QueueName {
   Maintenance = 'maintenance',
   Catalog = 'catalog',
+  Inbound = 'inbound',
+  Outbound = 'outbound',
 }
 
 /**
@@ -11,4 +13,6 @@ export enum QueueName {
 export enum JobName {
   ApiTokenTouch = 'api-token.touch',
   CatalogWebsiteSync = 'catalog.website-sync',
+  InboundEventProcess = 'inbound.event.process',
+  OutboundMessageDeliver = 'outbound.message.deliver',
 }

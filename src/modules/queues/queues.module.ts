@@ -1,6 +1,19 @@
 import { Module } from '@nestjs/common';
+import { UsersModule } from 'src/modules/users/users.module';
+import { CapacityService } from './capacity.service';
+import { PresenceController } from './presence.controller';
+import { PresenceService } from './presence.service';
+import { QueuesController } from './queues.controller';
 import { QueuesRepository } from './queues.repository';
 import { QueuesService } from './queues.service';
+import { RoutingRepository } from './routing.repository';
+import { RoutingService } from './routing.service';
 
-@Module({ providers: [QueuesRepository, QueuesService], exports: [QueuesService] })
+/** Queues, members, capacity, presence and routing (who gets a conversation). */
+@Module({
+  imports: [UsersModule],
+  controllers: [QueuesController, PresenceController],
+  providers: [QueuesRepository, RoutingRepository, QueuesService, RoutingService, CapacityService, PresenceService],
+  exports: [QueuesService, RoutingService],
+})
 export class QueuesModule {}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
+import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
+import { isUuid } from 'src/core/http/uuid';
+import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
+import { ChannelConnectionEntity } from './channel-connection.entity';
+import type { ChannelType } from './channel.types';
+
+export interface ChannelListFilter {
+  readonly type?: ChannelType;
+  readonly status?: string;
+}
+
+@Injectable()
+export class ChannelsRepository extends WorkspaceScopedRepository<ChannelConnectionEntity> {
+  constructor(tx: TransactionHost) {
+    super(tx, ChannelConnectionEntity, 'ch', 'Channel');
+  }
+
+  findPage(query: CursorPaginationQuery, filter: ChannelListFilter): Promise<Page<ChannelConnectionEntity>> {
+    const qb = this.scopedQuery();
+    if (filter.type) qb.andWhere('ch.type = :type', { type: filter.type });
+    if (filter.status) qb.andWhere('ch.status = :status', { status: filter.status });
+    return findKeysetPage(qb, query, newestFirst<ChannelConnectionEntity>('ch'));
+  }
+
+  /** Inserts a connection; another ACTIVE connection of the same platform account (any workspace) → 409. */
+  async create(values: Omit<Partial<ChannelConnectionEntity>, 'workspaceId'>): Promise<ChannelConnectionEntity> {
+    try {
+      return await this.insert(values);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppException.conflict('This account is already connected');
+      throw error;
+    }
+  }
+
+  /** Marks a connection DISCONNECTED and erases its secrets and lookup keys; unknown or already disconnected → 404. */
+  async disconnect(id: string): Promise<void> {
+    if (!isUuid(id)) throw AppException.notFound('Channel');
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({
+        status: 'DISCONNECTED',
+        secrets: null,
+        secretTokenHash: null,
+        verifyTokenHash: null,
+        hasOutboundSecret: false,
+        disconnectedAt: () => 'now()',
+      })
+      .where(`id = :id AND workspace_id = :workspaceId AND status = 'ACTIVE'`, { id, workspaceId: this.workspaceId })
+      .execute();
+    if (!result.affected) throw AppException.notFound('Channel');
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'driverError' in error &&
+    (error as { driverError?: { code?: string } }).driverError?.code === '23505'
+  );
+}

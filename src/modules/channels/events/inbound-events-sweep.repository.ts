@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+
+export interface SweptEvent {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly attempts: number;
+}
+
+/**
+ * SYSTEM (cross-tenant by design): the recovery sweep looks at every workspace's inbound events for
+ * ones a crash or a lost job left behind. It only changes status bookkeeping and returns ids; the
+ * processing itself runs per workspace in the job. (Statements are wrapped in `WITH … SELECT` so the
+ * driver returns plain rows.)
+ */
+@Injectable()
+export class InboundEventsSweepRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  /**
+   * PROCESSING for longer than `olderThanMs` means the process died mid-way: the attempt counts as
+   * failed; the event goes back to RECEIVED, or to FAILED once `maxAttempts` are used.
+   */
+  async releaseStuckProcessing(olderThanMs: number, maxAttempts: number): Promise<number> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `WITH released AS (
+         UPDATE inbound_events
+            SET status = CASE WHEN attempts >= $2 THEN 'FAILED' ELSE 'RECEIVED' END,
+                error = coalesce(error, 'interrupted while processing'),
+                next_attempt_at = NULL,
+                updated_at = now() - make_interval(secs => $1::float8 / 1000)
+          WHERE status = 'PROCESSING' AND processing_started_at <= now() - make_interval(secs => $1::float8 / 1000)
+          RETURNING id)
+       SELECT id FROM released`,
+      [olderThanMs, maxAttempts],
+    );
+    return rows.length;
+  }
+
+  /**
+   * RECEIVED events due (never tried, or their retry time passed) for at least `olderThanMs`, and
+   * not re-queued by a sweep in that time either. Marks them re-queued (updated_at) and returns them.
+   */
+  async takeDue(olderThanMs: number, limit: number): Promise<SweptEvent[]> {
+    const rows: { id: string; workspace_id: string; attempts: number }[] = await this.tx.manager.query(
+      `WITH due AS (
+         UPDATE inbound_events SET updated_at = now()
+          WHERE id IN (
+            SELECT id FROM inbound_events
+             WHERE status = 'RECEIVED'
+               AND coalesce(next_attempt_at, received_at) <= now() - make_interval(secs => $1::float8 / 1000)
+               AND updated_at <= now() - make_interval(secs => $1::float8 / 1000)
+             ORDER BY coalesce(next_attempt_at, received_at)
+             LIMIT $2
+             FOR UPDATE SKIP LOCKED)
+          RETURNING id, workspace_id, attempts)
+       SELECT id, workspace_id, attempts FROM due`,
+      [olderThanMs, limit],
+    );
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, attempts: r.attempts }));
+  }
+}

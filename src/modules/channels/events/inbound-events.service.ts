@@ -1,0 +1,132 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { AppException } from 'src/core/errors/app.exception';
+import { type CursorPaginationQuery, type Page, mapPage } from 'src/core/http/pagination';
+import { JobName } from 'src/core/queue/job-names';
+import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
+import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import type { InboundEventDraft } from '../channel.types';
+import { ChannelsRepository } from '../channels.repository';
+import { type InboundEventResponse, type WebhookAckResponse, toInboundEventResponse } from '../dto/inbound-event.dto';
+import type { InboundEventEntity, InboundEventOutcome, InboundEventStatus } from './inbound-event.entity';
+import { InboundEventsRepository } from './inbound-events.repository';
+
+/** Payload of the `inbound` job: one stored event to process. */
+export interface InboundEventJobData extends JobPayload {
+  readonly eventId: string;
+}
+
+/**
+ * The durable inbound log (DESIGN §4.3): webhook events are stored RECEIVED before the 200, then a
+ * job per event processes them. Retries are driven by the rows (attempts, next_attempt_at), so they
+ * survive restarts and work the same on BullMQ and in-process.
+ */
+@Injectable()
+export class InboundEventsService {
+  private readonly logger = new Logger('InboundEvents');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+    private readonly events: InboundEventsRepository,
+    private readonly channels: ChannelsRepository,
+  ) {}
+
+  /** Total attempts an event gets before it ends FAILED. */
+  get maxAttempts(): number {
+    return this.config.outbound.inboundRetryDelaysSeconds.length + 1;
+  }
+
+  /** Stores drafts (possibly of several workspaces: one Meta POST can name pages of different workspaces) and enqueues each. */
+  async store(drafts: readonly InboundEventDraft[]): Promise<WebhookAckResponse> {
+    const byWorkspace = new Map<string, InboundEventDraft[]>();
+    for (const draft of drafts) {
+      byWorkspace.set(draft.connection.workspaceId, [...(byWorkspace.get(draft.connection.workspaceId) ?? []), draft]);
+    }
+    const stored: { id: string; workspaceId: string }[] = [];
+    for (const [workspaceId, group] of byWorkspace) {
+      const rows = await runAsWorkspace(workspaceId, () =>
+        this.events.insertMany(
+          group.map((d) => ({
+            channelId: d.connection.id,
+            channelType: d.connection.type,
+            senderKey: d.senderKey,
+            externalId: d.externalId,
+            payload: d.payload,
+            status: 'RECEIVED' as const,
+            attempts: 0,
+          })),
+        ),
+      );
+      stored.push(...rows.map((r) => ({ id: r.id, workspaceId })));
+    }
+    await Promise.all(stored.map((e) => this.enqueue(e.workspaceId, e.id, e.id)));
+    return { received: true, eventId: stored[0]?.id ?? null, eventIds: stored.map((e) => e.id) };
+  }
+
+  /** Puts one event on the `inbound` queue. Never throws: a lost enqueue is recovered by the sweep. */
+  async enqueue(workspaceId: string, eventId: string, jobId: string, delayMs = 0): Promise<void> {
+    const data: InboundEventJobData = { workspaceId, eventId };
+    try {
+      await this.jobs.enqueue(JobName.InboundEventProcess, data, { jobId, delayMs });
+    } catch (error) {
+      this.logger.warn(
+        { err: error, eventId },
+        'Could not enqueue an inbound event; the recovery sweep will pick it up',
+      );
+    }
+  }
+
+  async list(
+    _ctx: TenantContext,
+    channelId: string,
+    status: InboundEventStatus | undefined,
+    query: CursorPaginationQuery,
+  ): Promise<Page<InboundEventResponse>> {
+    await this.channels.getById(channelId);
+    return mapPage(await this.events.findPage(channelId, status, query), toInboundEventResponse);
+  }
+
+  /** POST /channels/:id/events/:eventId/retry: a FAILED (or stuck RECEIVED) event runs again with a fresh budget. */
+  async retry(_ctx: TenantContext, channelId: string, eventId: string): Promise<InboundEventResponse> {
+    await this.channels.getById(channelId);
+    const reset = await this.events.resetForRetry(channelId, eventId);
+    if (!reset) {
+      const existing = await this.events.findInChannel(channelId, eventId);
+      if (!existing) throw AppException.notFound('Event');
+      throw AppException.invalidTransition(`An event that is ${existing.status} cannot be retried`);
+    }
+    await this.enqueue(reset.workspaceId, reset.id, `${reset.id}-manual-${Date.now()}`);
+    return toInboundEventResponse(reset);
+  }
+
+  // ---- used by the inbound processor (inside the event's workspace context) ----
+
+  claim(eventId: string): Promise<InboundEventEntity | null> {
+    return this.events.claim(eventId);
+  }
+
+  lockSender(channelId: string, senderKey: string): Promise<void> {
+    return this.events.lockSender(channelId, senderKey);
+  }
+
+  findSenderNext(channelId: string, senderKey: string, seq: string): Promise<InboundEventEntity | null> {
+    return this.events.findSenderNext(channelId, senderKey, seq);
+  }
+
+  findForUpdate(eventId: string): Promise<InboundEventEntity | null> {
+    return this.events.findForUpdate(eventId);
+  }
+
+  markProcessed(eventId: string, outcome: InboundEventOutcome, messageId: string | null): Promise<void> {
+    return this.events.markProcessed(eventId, outcome, messageId);
+  }
+
+  /** Records a failed attempt and returns when to retry (null: no retry, the event is FAILED or gone). */
+  async recordFailure(eventId: string, error: string): Promise<{ retryInMs: number; attempts: number } | null> {
+    const state = await this.events.recordFailure(eventId, error, this.config.outbound.inboundRetryDelaysSeconds);
+    if (!state || state.status === 'FAILED' || !state.nextAttemptAt) return null;
+    return { retryInMs: Math.max(0, state.nextAttemptAt.getTime() - Date.now()), attempts: state.attempts };
+  }
+}

@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Interval, Timeout } from '@nestjs/schedule';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { InboundEventsSweepRepository } from './inbound-events-sweep.repository';
+import { InboundEventsService } from './inbound-events.service';
+
+/** How often worker processes look for events a crash or a lost job left behind. */
+export const INBOUND_SWEEP_INTERVAL_MS = 30_000;
+/** Delay of the start-up sweep (after the job backend is wired). */
+export const INBOUND_STARTUP_SWEEP_DELAY_MS = 1_000;
+/** A RECEIVED event not picked up for this long is re-queued by the periodic sweep. */
+export const INBOUND_STALE_RECEIVED_MS = 60_000;
+/** An event PROCESSING for this long belongs to a process that died. */
+export const INBOUND_STALE_PROCESSING_MS = 120_000;
+const BATCH = 500;
+
+export interface SweepResult {
+  readonly released: number;
+  readonly requeued: number;
+}
+
+/**
+ * The recovery sweep (DESIGN §4.3): an acknowledged event is never lost. At start-up every due
+ * RECEIVED event is re-queued (jobs held in process memory died with the old process); every 30 s,
+ * those waiting longer than a minute. Stuck PROCESSING events are released first. Timers run only in
+ * the `all` and `worker` roles; several workers sweeping at once is harmless (SKIP LOCKED, and
+ * processing claims each event once).
+ */
+@Injectable()
+export class InboundRecoveryService {
+  private readonly logger = new Logger('InboundRecovery');
+  private running = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sweeps: InboundEventsSweepRepository,
+    private readonly events: InboundEventsService,
+  ) {}
+
+  @Timeout(INBOUND_STARTUP_SWEEP_DELAY_MS)
+  async onStartup(): Promise<void> {
+    await this.safely(() => this.sweep({ receivedOlderThanMs: 0 }));
+  }
+
+  @Interval(INBOUND_SWEEP_INTERVAL_MS)
+  async onInterval(): Promise<void> {
+    await this.safely(() => this.sweep());
+  }
+
+  /** One sweep; exposed for tests and operators. */
+  async sweep(options: { receivedOlderThanMs?: number; processingOlderThanMs?: number } = {}): Promise<SweepResult> {
+    const released = await this.sweeps.releaseStuckProcessing(
+      options.processingOlderThanMs ?? INBOUND_STALE_PROCESSING_MS,
+      this.events.maxAttempts,
+    );
+    let requeued = 0;
+    for (let round = 0; round < 20; round++) {
+      const due = await this.sweeps.takeDue(options.receivedOlderThanMs ?? INBOUND_STALE_RECEIVED_MS, BATCH);
+      await Promise.all(due.map((e) => this.events.enqueue(e.workspaceId, e.id, `${e.id}-sweep-${e.attempts}`)));
+      requeued += due.length;
+      if (due.length < BATCH) break;
+    }
+    if (released || requeued) this.logger.log({ released, requeued }, 'Recovered inbound events');
+    return { released, requeued };
+  }
+
+  private async safely(run: () => Promise<SweepResult>): Promise<void> {
+    if (this.running || this.config.role === 'cli') return;
+    this.running = true;
+    try {
+      await run();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Inbound recovery sweep failed');
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,9 @@
+/** What other modules may use from the channels module. */
+export { ChannelsModule } from './channels.module';
+export { ChannelsService } from './channels.service';
+export { ChannelPlatforms } from './platforms/channel-platforms.service';
+export { InboundEventsService, type InboundEventJobData } from './events/inbound-events.service';
+export { InboundRecoveryService } from './events/inbound-recovery.service';
+export type { InboundEventEntity as InboundEvent, InboundEventOutcome } from './events/inbound-event.entity';
+export { normalizeInboundEvent } from './platforms/normalize';
+export * from './channel.types';

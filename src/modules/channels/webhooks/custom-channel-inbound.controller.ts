@@ -1,0 +1,26 @@
+import { Controller, HttpCode, Param, Post, Req, type RawBodyRequest } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public } from 'src/core/auth/decorators/auth.decorators';
+import { IdParam } from 'src/core/http/uuid-param.dto';
+import { CustomInboundMessageDto } from '../dto/custom-inbound.dto';
+import { WebhookAckResponse } from '../dto/inbound-event.dto';
+import { InboundWebhooksService } from './inbound-webhooks.service';
+
+@ApiTags('channel webhooks')
+@Controller('custom-channel')
+export class CustomChannelInboundController {
+  constructor(private readonly webhooks: InboundWebhooksService) {}
+
+  @Post(':id/inbound')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Custom Channel inbound message (X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>)',
+  })
+  @ApiBody({ type: CustomInboundMessageDto })
+  @ApiOkResponse({ type: WebhookAckResponse })
+  receive(@Param() { id }: IdParam, @Req() req: RawBodyRequest<Request>): Promise<WebhookAckResponse> {
+    return this.webhooks.receiveCustom(id, req.rawBody, req.headers, req.body);
+  }
+}

@@ -1,0 +1,56 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { ChannelsModule } from 'src/modules/channels';
+import { ContactMergeHooks, ContactsModule } from 'src/modules/contacts';
+import { QueuesModule } from 'src/modules/queues';
+import { ConversationsController } from './conversations.controller';
+import { ConversationsRepository } from './conversations.repository';
+import { ConversationsService } from './conversations.service';
+import { InboundEventJob } from './jobs/inbound-event.job';
+import { OutboundDeliveryJob } from './jobs/outbound-delivery.job';
+import { MessagesRepository } from './messages.repository';
+import { MessagesService } from './messages.service';
+import { OutboundDeliveryService } from './outbound/outbound-delivery.service';
+import { OutboundRecoveryService } from './outbound/outbound-recovery.service';
+import { OutboundSweepRepository } from './outbound/outbound-sweep.repository';
+import { InboundEventRunner } from './pipeline/inbound-event-runner';
+import { InboundPipeline } from './pipeline/inbound-pipeline';
+import { InboundProcessor } from './pipeline/inbound-processor';
+import { SenderProfilesService } from './pipeline/sender-profiles.service';
+
+/**
+ * Conversations and messages: the inbound processor (stored events → contact, routing, conversation,
+ * message, events, pipeline stages) and outbound replies with their delivery jobs.
+ */
+@Module({
+  imports: [ChannelsModule, ContactsModule, QueuesModule],
+  controllers: [ConversationsController],
+  providers: [
+    ConversationsRepository,
+    MessagesRepository,
+    OutboundSweepRepository,
+    ConversationsService,
+    MessagesService,
+    OutboundDeliveryService,
+    OutboundRecoveryService,
+    InboundPipeline,
+    InboundProcessor,
+    InboundEventRunner,
+    SenderProfilesService,
+    InboundEventJob,
+    OutboundDeliveryJob,
+  ],
+  exports: [ConversationsService, MessagesService, InboundPipeline, OutboundRecoveryService],
+})
+export class InboxModule implements OnModuleInit {
+  constructor(
+    private readonly mergeHooks: ContactMergeHooks,
+    private readonly conversations: ConversationsRepository,
+  ) {}
+
+  /** A contact merge moves the duplicates' conversations (and so their messages) to the primary. */
+  onModuleInit(): void {
+    this.mergeHooks.register('conversations', (primaryId, duplicateIds) =>
+      this.conversations.moveContact(duplicateIds, primaryId),
+    );
+  }
+}

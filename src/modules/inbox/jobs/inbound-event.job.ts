@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { JobHandler } from 'src/core/queue/job-handler.decorator';
+import { JobName, QueueName } from 'src/core/queue/job-names';
+import type { InboundEventJobData } from 'src/modules/channels';
+import { InboundEventRunner, type RunOutcome } from '../pipeline/inbound-event-runner';
+
+/** Processes one stored inbound event. Never throws: retries are driven by the event row. */
+@Injectable()
+export class InboundEventJob {
+  constructor(private readonly runner: InboundEventRunner) {}
+
+  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 10 })
+  handle(data: InboundEventJobData): Promise<RunOutcome> {
+    return this.runner.run(data.eventId);
+  }
+}

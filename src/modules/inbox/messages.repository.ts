@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { isUuid } from 'src/core/http/uuid';
+import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
+import { type DeliveryStatus, MessageEntity } from './message.entity';
+
+/** How long a delivery attempt owns a message before another job may take it (a crashed sender). */
+const DELIVERY_LEASE_SECONDS = 120;
+
+@Injectable()
+export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity> {
+  constructor(tx: TransactionHost) {
+    super(tx, MessageEntity, 'm', 'Message');
+  }
+
+  /** Inserts a message unless one with the same (channel, external id) exists: null for a redelivery. */
+  async insertUnlessDuplicate(
+    values: Omit<Partial<MessageEntity>, 'workspaceId' | 'seq'>,
+  ): Promise<MessageEntity | null> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .insert()
+      .values({ ...values, workspaceId: this.workspaceId })
+      .orIgnore()
+      .returning('*')
+      .execute();
+    const raw = (result.raw as Record<string, unknown>[])[0];
+    return raw ? this.fromRaw(raw) : null;
+  }
+
+  async existsByExternalId(channelId: string, externalId: string): Promise<boolean> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `SELECT 1 FROM messages WHERE channel_id = $1 AND external_id = $2 AND workspace_id = $3 LIMIT 1`,
+      [channelId, externalId, this.workspaceId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The latest `limit` messages before `beforeSeq` (newest first), plus whether older ones exist. */
+  async findLatest(
+    conversationId: string,
+    limit: number,
+    beforeSeq: string | null,
+  ): Promise<{ rows: MessageEntity[]; hasMore: boolean }> {
+    const qb = this.scopedQuery().andWhere('m.conversation_id = :conversationId', { conversationId });
+    if (beforeSeq !== null) qb.andWhere('m.seq < :beforeSeq', { beforeSeq });
+    const rows = await qb
+      .orderBy('m.seq', 'DESC')
+      .limit(limit + 1)
+      .getMany();
+    return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+
+  /**
+   * Takes a PENDING outbound message for one delivery attempt (counted) under a lease, so a duplicate
+   * job cannot send it twice. Null when it is not due, already delivered, or failed.
+   */
+  async claimForDelivery(id: string): Promise<MessageEntity | null> {
+    if (!isUuid(id)) return null;
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `WITH claimed AS (
+         UPDATE messages
+            SET delivery_attempts = delivery_attempts + 1,
+                next_attempt_at = now() + make_interval(secs => ${DELIVERY_LEASE_SECONDS}),
+                updated_at = now()
+          WHERE workspace_id = $1 AND id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
+            AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
+          RETURNING *)
+       SELECT * FROM claimed`,
+      [this.workspaceId, id],
+    );
+    return rows[0] ? this.fromRaw(rows[0]) : null;
+  }
+
+  async markSent(id: string, externalId: string | null): Promise<MessageEntity> {
+    const sent = { deliveryStatus: 'SENT' as const, deliveryError: null, nextAttemptAt: null, sentAt: new Date() };
+    if (!externalId) return this.updateById(id, sent);
+    try {
+      return await this.tx.run(() => this.updateById(id, { ...sent, externalId }));
+    } catch (error) {
+      // The platform reused an id we already hold: keep the message SENT without it.
+      if (isUniqueViolation(error)) return this.updateById(id, sent);
+      throw error;
+    }
+  }
+
+  /** A failed attempt: PENDING until `nextAttemptAt`, or FAILED when none is left. */
+  markAttemptFailed(id: string, error: string, nextAttemptAt: Date | null): Promise<MessageEntity> {
+    return this.updateById(id, {
+      deliveryStatus: nextAttemptAt ? 'PENDING' : 'FAILED',
+      deliveryError: error.slice(0, 2000),
+      nextAttemptAt,
+    });
+  }
+
+  /**
+   * A platform's delivery receipt for one of our outbound messages (WhatsApp statuses): FAILED with
+   * the error, otherwise SENT; the latest receipt is kept in metadata. Null when no message matches.
+   */
+  async applyDeliveryUpdate(
+    channelId: string,
+    externalId: string,
+    update: string,
+    error: string | null,
+  ): Promise<string | null> {
+    const status: DeliveryStatus = update === 'FAILED' ? 'FAILED' : 'SENT';
+    const rows: { id: string }[] = await this.tx.manager.query(
+      `WITH updated AS (
+         UPDATE messages
+            SET delivery_status = $4,
+                delivery_error = CASE WHEN $4 = 'FAILED' THEN $5 ELSE delivery_error END,
+                sent_at = coalesce(sent_at, now()),
+                next_attempt_at = NULL,
+                metadata = metadata || jsonb_build_object('receipt', $6::text, 'receiptAt', now()),
+                updated_at = now()
+          WHERE workspace_id = $1 AND channel_id = $2 AND external_id = $3 AND direction = 'OUTBOUND'
+          RETURNING id)
+       SELECT id FROM updated`,
+      [this.workspaceId, channelId, externalId, status, error, update],
+    );
+    return rows[0]?.id ?? null;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'driverError' in error &&
+    (error as { driverError?: { code?: string } }).driverError?.code === '23505'
+  );
+}

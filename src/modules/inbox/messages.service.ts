@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
+import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
+import { ConversationsRepository } from './conversations.repository';
+import { ConversationsService } from './conversations.service';
+import type { MessageResponse, SendMessageDto } from './dto/conversation.dto';
+import { previewOf, toMessageResponse } from './inbox.mapper';
+import type { MessageButton, MessageType, SenderType } from './message.entity';
+import { MessagesRepository } from './messages.repository';
+import { OutboundDeliveryService } from './outbound/outbound-delivery.service';
+
+/** A reply in our terms: text, an image (text is its caption), or text with buttons. */
+export interface OutboundReply {
+  readonly text?: string | null;
+  readonly imageUrl?: string | null;
+  readonly buttons?: readonly MessageButton[];
+}
+
+export interface ReplySender {
+  readonly type: Exclude<SenderType, 'CONTACT'>;
+  readonly id: string | null;
+}
+
+/**
+ * Outbound messages (SPEC §1 Outbound, DESIGN §4.4): every reply — agent, AI, automation, flow — is
+ * stored OUTBOUND and PENDING first, the conversation's first reply stamps `firstResponseAt`, and a
+ * delivery job sends it after the transaction commits.
+ */
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly conversations: ConversationsRepository,
+    private readonly access: ConversationsService,
+    private readonly messages: MessagesRepository,
+    private readonly delivery: OutboundDeliveryService,
+  ) {}
+
+  /** `POST /conversations/:id/messages`: an agent's (or API token's) reply. */
+  async send(ctx: TenantContext, conversationId: string, dto: SendMessageDto): Promise<MessageResponse> {
+    const conversation = await this.access.getVisible(ctx, conversationId);
+    if (!dto.text && !dto.attachments?.length) throw AppException.field('text', 'or attachments is required');
+    if (dto.buttons?.length && !dto.text) throw AppException.field('text', 'is required with buttons');
+    if (dto.buttons?.length && dto.attachments?.length) {
+      throw AppException.field('buttons', 'cannot be sent with attachments');
+    }
+    return this.sendReply(
+      conversation.id,
+      { text: dto.text ?? null, imageUrl: dto.attachments?.[0]?.url ?? null, buttons: dto.buttons ?? [] },
+      { type: 'AGENT', id: ctx.actor.userId },
+    );
+  }
+
+  /**
+   * For other modules (AI agent, automations, flows): stores a reply and queues its delivery.
+   * Joins the caller's transaction; the delivery is queued after it commits.
+   */
+  sendReply(conversationId: string, reply: OutboundReply, sender: ReplySender): Promise<MessageResponse> {
+    const buttons = [...(reply.buttons ?? [])];
+    const type: MessageType = buttons.length ? 'BUTTONS' : reply.imageUrl ? 'IMAGE' : 'TEXT';
+    return this.tx.run(async () => {
+      const conversation = await this.conversations.getById(conversationId);
+      const message = await this.messages.insert({
+        conversationId: conversation.id,
+        channelId: conversation.channelId,
+        direction: 'OUTBOUND',
+        senderType: sender.type,
+        senderId: sender.id,
+        type,
+        text: reply.text ?? null,
+        attachments: reply.imageUrl ? [{ type: 'image', url: reply.imageUrl }] : [],
+        buttons: buttons.length ? buttons : null,
+        postbackPayload: null,
+        externalId: null,
+        deliveryStatus: 'PENDING',
+        metadata: {},
+      });
+      await this.conversations.recordOutbound(conversation.id, message.createdAt, previewOf(message));
+      const workspaceId = getTenantContext().workspaceId;
+      await this.tx.afterCommit(() => this.delivery.enqueue(workspaceId, message.id, message.id));
+      return toMessageResponse(message);
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Interval, Timeout } from '@nestjs/schedule';
+import { OutboundDeliveryService } from './outbound-delivery.service';
+import { OutboundSweepRepository } from './outbound-sweep.repository';
+
+const SWEEP_INTERVAL_MS = 30_000;
+const STARTUP_DELAY_MS = 1_000;
+const STALE_MS = 60_000;
+const BATCH = 500;
+
+/**
+ * Outbound messages are never stuck PENDING: at start-up every due one is re-queued (in-process
+ * timers died with the old process), and every 30 s those overdue for a minute. Worker roles only.
+ */
+@Injectable()
+export class OutboundRecoveryService {
+  private readonly logger = new Logger('OutboundRecovery');
+  private running = false;
+
+  constructor(
+    private readonly sweeps: OutboundSweepRepository,
+    private readonly delivery: OutboundDeliveryService,
+  ) {}
+
+  @Timeout(STARTUP_DELAY_MS)
+  async onStartup(): Promise<void> {
+    await this.safely(0);
+  }
+
+  @Interval(SWEEP_INTERVAL_MS)
+  async onInterval(): Promise<void> {
+    await this.safely(STALE_MS);
+  }
+
+  /** One sweep; exposed for tests and operators. Returns how many messages were re-queued. */
+  async sweep(olderThanMs = STALE_MS): Promise<number> {
+    let requeued = 0;
+    for (let round = 0; round < 20; round++) {
+      const due = await this.sweeps.takeDue(olderThanMs, BATCH);
+      await Promise.all(due.map((m) => this.delivery.enqueue(m.workspaceId, m.id, `${m.id}-sweep-${m.attempts}`)));
+      requeued += due.length;
+      if (due.length < BATCH) break;
+    }
+    if (requeued) this.logger.log({ requeued }, 'Recovered outbound messages');
+    return requeued;
+  }
+
+  private async safely(olderThanMs: number): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.sweep(olderThanMs);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'Outbound recovery sweep failed');
+    } finally {
+      this.running = false;
+    }
+  }
+}

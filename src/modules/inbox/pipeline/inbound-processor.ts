@@ -1,0 +1,231 @@
+import { Injectable } from '@nestjs/common';
+import { EventBus } from 'src/core/events/event-bus';
+import type {
+  ContactProfile,
+  InboundEvent,
+  InboundEventOutcome,
+  NormalizedInbound,
+  OpenedConnection,
+} from 'src/modules/channels';
+import { normalizeInboundEvent } from 'src/modules/channels';
+import { ContactsService } from 'src/modules/contacts';
+import { QueuesService, RoutingService } from 'src/modules/queues';
+import type { ConversationEntity } from '../conversation.entity';
+import { ConversationsRepository } from '../conversations.repository';
+import type { ConversationResponse, MessageResponse } from '../dto/conversation.dto';
+import { previewOf, toConversationResponse, toMessageResponse } from '../inbox.mapper';
+import type { MessageEntity } from '../message.entity';
+import { MessagesRepository } from '../messages.repository';
+import { InboundPipeline } from './inbound-pipeline';
+import { type InboundStageContext, PUBLISH_BEFORE_ORDER } from './inbound-stage';
+
+type InboundMessageEvent = Extract<NormalizedInbound, { kind: 'message' }>;
+
+export interface ProcessedEvent {
+  readonly outcome: InboundEventOutcome;
+  readonly messageId: string | null;
+}
+
+interface ResolvedContact {
+  readonly id: string;
+  readonly name: string | null;
+  readonly created: boolean;
+}
+
+/**
+ * What one inbound event does, stage by stage, in SPEC §1's order (DESIGN §4.3 step 3–5):
+ *
+ *   normalise → resolve the contact → (new conversation: default queue → agent by strategy)
+ *   → the open conversation or a new one → store the message (unique per channel + external id)
+ *   → stages < 100 → publish conversation.created / message.received → stages ≥ 100
+ *     (automatic ticket, automations, developer webhooks, then flow / AI agent / suggested reply).
+ *
+ * Runs inside the event's transaction under the sender's lock (InboundEventRunner), so one
+ * contact's messages are handled one at a time, in arrival order. A redelivered message stops at the
+ * store step and changes nothing.
+ */
+@Injectable()
+export class InboundProcessor {
+  constructor(
+    private readonly contacts: ContactsService,
+    private readonly queues: QueuesService,
+    private readonly routing: RoutingService,
+    private readonly conversations: ConversationsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly bus: EventBus,
+    private readonly pipeline: InboundPipeline,
+  ) {}
+
+  async process(
+    event: InboundEvent,
+    connection: OpenedConnection,
+    profile: ContactProfile | null,
+  ): Promise<ProcessedEvent> {
+    const normalized = normalizeInboundEvent(connection.type, event.payload, event.receivedAt);
+    if (normalized.kind === 'ignored') return { outcome: 'IGNORED', messageId: null };
+    if (normalized.kind === 'delivery') return this.applyDeliveryReceipt(connection, normalized);
+    if (await this.isRedelivery(connection, normalized)) return { outcome: 'DUPLICATE', messageId: null };
+
+    const contact = await this.resolveContact(connection, normalized, profile);
+    let conversation = await this.findOpenConversation(connection, contact);
+    const conversationCreated = conversation === null;
+    if (!conversation) {
+      const queueId = await this.defaultQueue();
+      const assigneeId = await this.pickAgent(queueId);
+      conversation = await this.createConversation(connection, contact, normalized, queueId, assigneeId);
+    }
+    const message = await this.storeMessage(connection, conversation, normalized);
+    if (!message) return { outcome: 'DUPLICATE', messageId: null };
+    conversation = await this.conversations.recordInbound(
+      conversation.id,
+      message.createdAt,
+      previewOf(message),
+      normalized.replyToken,
+    );
+
+    const context: InboundStageContext = {
+      workspaceId: connection.workspaceId,
+      eventId: event.id,
+      channel: { id: connection.id, type: connection.type },
+      contact,
+      conversation: toConversationResponse(conversation, contact.name),
+      conversationCreated,
+      message: toMessageResponse(message),
+      referral: normalized.message.referral,
+    };
+    await this.runStages(context, (order) => order < PUBLISH_BEFORE_ORDER);
+    await this.publishEvents(context);
+    await this.runStages(context, (order) => order >= PUBLISH_BEFORE_ORDER);
+    return { outcome: 'MESSAGE_STORED', messageId: message.id };
+  }
+
+  /** WhatsApp `statuses`: the delivery state of one of our outbound messages. */
+  private async applyDeliveryReceipt(
+    connection: OpenedConnection,
+    receipt: Extract<NormalizedInbound, { kind: 'delivery' }>,
+  ): Promise<ProcessedEvent> {
+    const messageId = await this.messages.applyDeliveryUpdate(
+      connection.id,
+      receipt.externalMessageId,
+      receipt.update,
+      receipt.error,
+    );
+    return { outcome: messageId ? 'DELIVERY_UPDATED' : 'IGNORED', messageId };
+  }
+
+  /** A platform redelivery of a message we stored: nothing changes. */
+  private async isRedelivery(connection: OpenedConnection, event: InboundMessageEvent): Promise<boolean> {
+    const externalId = event.message.externalId;
+    return externalId !== null && (await this.messages.existsByExternalId(connection.id, externalId));
+  }
+
+  /** The contact holding this channel identity, or a new one named from the platform profile. */
+  private async resolveContact(
+    connection: OpenedConnection,
+    event: InboundMessageEvent,
+    fetched: ContactProfile | null,
+  ): Promise<ResolvedContact> {
+    const profile = { ...fetched, ...definedOnly(event.sender.profile) };
+    const { contact, created } = await this.contacts.resolveByIdentity(
+      { channelType: connection.type, channelId: connection.id, externalId: event.sender.externalId },
+      profile,
+    );
+    return { id: contact.id, name: contact.name, created };
+  }
+
+  private findOpenConversation(
+    connection: OpenedConnection,
+    contact: ResolvedContact,
+  ): Promise<ConversationEntity | null> {
+    return this.conversations.findOpenForUpdate(connection.id, contact.id);
+  }
+
+  private async defaultQueue(): Promise<string> {
+    return (await this.queues.getDefault()).id;
+  }
+
+  /** By the queue's strategy; null (waits unassigned) for MANUAL or when nobody is available. */
+  private pickAgent(queueId: string): Promise<string | null> {
+    return this.routing.pickAgent(queueId);
+  }
+
+  private createConversation(
+    connection: OpenedConnection,
+    contact: ResolvedContact,
+    event: InboundMessageEvent,
+    queueId: string,
+    assigneeId: string | null,
+  ): Promise<ConversationEntity> {
+    return this.conversations.insert({
+      contactId: contact.id,
+      channelId: connection.id,
+      channelType: connection.type,
+      contactExternalId: event.sender.externalId,
+      status: 'OPEN',
+      priority: 'MEDIUM',
+      queueId,
+      assigneeId,
+      assignedAt: assigneeId ? new Date() : null,
+      tags: [],
+    });
+  }
+
+  /** Null when the (channel, external id) already exists. */
+  private storeMessage(
+    connection: OpenedConnection,
+    conversation: ConversationEntity,
+    event: InboundMessageEvent,
+  ): Promise<MessageEntity | null> {
+    const { message } = event;
+    return this.messages.insertUnlessDuplicate({
+      conversationId: conversation.id,
+      channelId: connection.id,
+      direction: 'INBOUND',
+      senderType: 'CONTACT',
+      senderId: null,
+      type: message.type,
+      text: message.text,
+      attachments: message.attachments,
+      buttons: null,
+      postbackPayload: message.postbackPayload,
+      externalId: message.externalId,
+      deliveryStatus: 'RECEIVED',
+      metadata: {
+        ...(message.sentAt ? { platformSentAt: message.sentAt.toISOString() } : {}),
+        ...(message.referral ? { referral: message.referral } : {}),
+      },
+    });
+  }
+
+  /**
+   * `conversation.created` (new conversations only), then `message.received`. Listeners run inside
+   * the transaction and must defer side effects with `afterCommit`.
+   */
+  private async publishEvents(context: InboundStageContext): Promise<void> {
+    const conversation: ConversationResponse = context.conversation;
+    const message: MessageResponse = context.message;
+    if (context.conversationCreated) {
+      await this.bus.publish('conversation.created', context.workspaceId, { conversation, contact: context.contact });
+    }
+    await this.bus.publish('message.received', context.workspaceId, {
+      message,
+      conversation,
+      contact: context.contact,
+    });
+  }
+
+  /** Registered stages in order; in the `reply` group, the first 'handled' ends the group. */
+  private async runStages(context: InboundStageContext, select: (order: number) => boolean): Promise<void> {
+    let replied = false;
+    for (const stage of this.pipeline.list()) {
+      if (!select(stage.order)) continue;
+      if (stage.group === 'reply' && replied) continue;
+      const result = await stage.run(context);
+      if (stage.group === 'reply' && result === 'handled') replied = true;
+    }
+  }
+}
+
+function definedOnly(profile: ContactProfile): ContactProfile {
+  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== null && v !== undefined));
+}

@@ -1,0 +1,56 @@
+import type { AdReferral, ChannelType } from 'src/modules/channels/channel.types';
+import type { ConversationResponse, MessageResponse } from '../dto/conversation.dto';
+
+/**
+ * Where other modules plug into the inbound pipeline, in SPEC §1's order. The processor publishes
+ * `conversation.created` / `message.received` between the stages below 100 and those from 100 on.
+ *
+ * - below 100: the conversation is being set up (e.g. SLA due dates), before anyone hears of it;
+ * - 100 automatic ticket → 200 automations → 300 developer webhooks;
+ * - 400 flow → 410 AI agent → 420 suggested reply: the `reply` group, where the first stage that
+ *   answers 'handled' ends the group (a matching flow means no AI reply, an AI reply no suggestion).
+ */
+export const InboundStageOrder = {
+  Sla: 50,
+  Ticket: 100,
+  Automations: 200,
+  Webhooks: 300,
+  Flow: 400,
+  AiAgent: 410,
+  SuggestedReply: 420,
+} as const;
+
+/** Stages at or after this order run once the events are published. */
+export const PUBLISH_BEFORE_ORDER = 100;
+
+/** What a stage sees: the stored message and its conversation and contact. */
+export interface InboundStageContext {
+  readonly workspaceId: string;
+  readonly eventId: string;
+  readonly channel: { readonly id: string; readonly type: ChannelType };
+  readonly contact: { readonly id: string; readonly name: string | null; readonly created: boolean };
+  readonly conversation: ConversationResponse;
+  readonly conversationCreated: boolean;
+  readonly message: MessageResponse;
+  /** Messenger / Instagram / WhatsApp ad that brought the customer (AD_REFERRAL flows). */
+  readonly referral: AdReferral | null;
+}
+
+export type InboundStageResult = 'continue' | 'handled';
+
+/**
+ * One step another module adds to the pipeline. It runs inside the event's transaction, after the
+ * message is stored, for new messages only (never for a redelivery): repositories join the
+ * transaction automatically; work that is slow or talks to the network must be enqueued as a job
+ * (`TransactionHost.afterCommit`), never done inline. Throwing fails the event: it is retried as a
+ * whole (nothing of it is kept) and ends FAILED after the last attempt.
+ */
+export interface InboundStage {
+  /** Unique, e.g. `tickets.auto-create`. */
+  readonly name: string;
+  /** Position; one stage per number (see InboundStageOrder). */
+  readonly order: number;
+  /** Stages of the `reply` group are exclusive: after one answers 'handled', the rest of the group is skipped. */
+  readonly group?: 'reply';
+  run(context: InboundStageContext): Promise<InboundStageResult | void>;
+}

@@ -1,0 +1,6 @@
+/** What other modules may use from the queues module. */
+export { QueuesModule } from './queues.module';
+export { QueuesService } from './queues.service';
+export { RoutingService } from './routing.service';
+export type { QueueStrategy } from './queue.entity';
+export type { PresenceStatus } from './agent-status.entity';
