@@ -45,11 +45,12 @@ export class CompaniesRepository extends WorkspaceScopedRepository<CompanyEntity
 
   /**
    * Company ids by case-insensitive name, creating the names that do not exist yet (CSV import).
-   * Where several companies share a name, the oldest is used. Two queries for any number of names.
+   * Where several companies share a name, the oldest is used; a new one takes the first spelling given.
+   * Two queries for any number of names.
    */
   async findOrCreateByNames(names: readonly string[]): Promise<Map<string, string>> {
     const byKey = new Map<string, string>();
-    for (const name of names) byKey.set(name.toLowerCase(), name);
+    for (const name of names) if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), name);
     if (byKey.size === 0) return new Map();
     const found: { k: string; id: string }[] = await this.repo.query(
       `SELECT DISTINCT ON (lower(name)) lower(name) AS k, id FROM companies

@@ -293,7 +293,8 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
 
   /**
    * One UPDATE for a batch of matched contacts: values that are null leave the column alone,
-   * custom fields are merged (the file wins), tags are added.
+   * custom fields are merged (the file wins), tags are added. A phone with the same digits as the
+   * stored one keeps the stored spelling.
    */
   async updateImported(rows: readonly (ImportedContactValues & { id: string })[]): Promise<void> {
     if (rows.length === 0) return;
@@ -301,8 +302,10 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
       `UPDATE contacts c SET
          name = coalesce(r.name, c.name),
          email = coalesce(r.email, c.email),
-         phone = coalesce(r.phone, c.phone),
-         phone_normalized = coalesce(r.phone_normalized, c.phone_normalized),
+         phone = CASE WHEN r.phone IS NULL OR ltrim(r.phone_normalized, '+') = ltrim(c.phone_normalized, '+')
+                      THEN c.phone ELSE r.phone END,
+         phone_normalized = CASE WHEN r.phone IS NULL OR ltrim(r.phone_normalized, '+') = ltrim(c.phone_normalized, '+')
+                                 THEN c.phone_normalized ELSE r.phone_normalized END,
          avatar_url = coalesce(r.avatar_url, c.avatar_url),
          company_id = coalesce(r.company_id, c.company_id),
          custom_fields = c.custom_fields || r.custom_fields,
