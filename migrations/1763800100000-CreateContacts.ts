@@ -48,7 +48,9 @@ export class CreateContacts1763800100000 implements MigrationInterface {
           REFERENCES companies (workspace_id, id) ON DELETE SET NULL (company_id)
       )`);
     await q.query(`CREATE INDEX contacts_workspace_created_idx ON contacts (workspace_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX contacts_workspace_email_idx ON contacts (workspace_id, email) WHERE email IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX contacts_workspace_email_idx ON contacts (workspace_id, email) WHERE email IS NOT NULL`,
+    );
     await q.query(
       `CREATE INDEX contacts_workspace_phone_idx ON contacts (workspace_id, ltrim(phone_normalized, '+')) WHERE phone_normalized IS NOT NULL`,
     );

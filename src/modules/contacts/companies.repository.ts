@@ -18,10 +18,9 @@ export class CompaniesRepository extends WorkspaceScopedRepository<CompanyEntity
   findPage(query: ListCompaniesQuery): Promise<Page<CompanyEntity>> {
     const qb = this.scopedQuery();
     if (query.search) {
-      qb.andWhere(
-        new Brackets((w) => w.where('co.name ILIKE :search').orWhere('co.domain ILIKE :search')),
-        { search: likePattern(query.search) },
-      );
+      qb.andWhere(new Brackets((w) => w.where('co.name ILIKE :search').orWhere('co.domain ILIKE :search')), {
+        search: likePattern(query.search),
+      });
     }
     return findKeysetPage(qb, query, newestFirst<CompanyEntity>('co'));
   }
@@ -40,7 +39,9 @@ export class CompaniesRepository extends WorkspaceScopedRepository<CompanyEntity
   /** Companies of the caller's workspace by id (unknown ids are left out). */
   async findByIds(ids: readonly string[]): Promise<CompanyEntity[]> {
     if (ids.length === 0) return [];
-    return this.scopedQuery().andWhere('co.id = ANY(:ids::uuid[])', { ids: [...new Set(ids)] }).getMany();
+    return this.scopedQuery()
+      .andWhere('co.id = ANY(:ids::uuid[])', { ids: [...new Set(ids)] })
+      .getMany();
   }
 
   /**

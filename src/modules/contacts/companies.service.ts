@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { type Page, mapPage } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { CompaniesRepository } from './companies.repository';
-import { type CompanyResponse, type CreateCompanyDto, type ListCompaniesQuery, toCompanyResponse } from './dto/company.dto';
+import {
+  type CompanyResponse,
+  type CreateCompanyDto,
+  type ListCompaniesQuery,
+  toCompanyResponse,
+} from './dto/company.dto';
 
 @Injectable()
 export class CompaniesService {

@@ -22,7 +22,11 @@ export class ContactFieldsRepository extends WorkspaceScopedRepository<ContactFi
   }
 
   findAll(): Promise<ContactFieldEntity[]> {
-    return this.scopedQuery().orderBy('f.created_at', 'ASC').addOrderBy('f.id', 'ASC').limit(MAX_FIELD_DEFINITIONS).getMany();
+    return this.scopedQuery()
+      .orderBy('f.created_at', 'ASC')
+      .addOrderBy('f.id', 'ASC')
+      .limit(MAX_FIELD_DEFINITIONS)
+      .getMany();
   }
 
   count(): Promise<number> {

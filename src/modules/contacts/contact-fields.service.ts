@@ -6,7 +6,12 @@ import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import type { ContactFieldEntity } from './contact-field.entity';
 import { ContactFieldsRepository, MAX_FIELD_DEFINITIONS } from './contact-fields.repository';
 import { ContactsRepository } from './contacts.repository';
-import { type CheckOptions, type CustomFieldType, type CustomFieldValue, checkCustomFields } from './custom-fields.util';
+import {
+  type CheckOptions,
+  type CustomFieldType,
+  type CustomFieldValue,
+  checkCustomFields,
+} from './custom-fields.util';
 import {
   type ContactFieldResponse,
   type CreateContactFieldDto,
@@ -65,7 +70,10 @@ export class ContactFieldsService {
   }
 
   /** Validates contact values; any problem → 400 `validation_failed` naming each field. */
-  async check(input: Readonly<Record<string, unknown>>, options: CheckOptions): Promise<Record<string, CustomFieldValue | null>> {
+  async check(
+    input: Readonly<Record<string, unknown>>,
+    options: CheckOptions,
+  ): Promise<Record<string, CustomFieldValue | null>> {
     const definitions = await this.definitions();
     const { values, errors } = checkCustomFields(input, definitions, options);
     const first = errors[0];
@@ -76,7 +84,8 @@ export class ContactFieldsService {
 
 function checkOptions(type: CustomFieldType, options: readonly string[] | undefined): string[] {
   const cleaned = (options ?? []).map((o) => o.trim());
-  if (type === 'SELECT' && cleaned.length === 0) throw AppException.field('options', 'must list at least one option for a SELECT field');
+  if (type === 'SELECT' && cleaned.length === 0)
+    throw AppException.field('options', 'must list at least one option for a SELECT field');
   if (type !== 'SELECT' && cleaned.length > 0) throw AppException.field('options', 'are only allowed on SELECT fields');
   if (new Set(cleaned).size !== cleaned.length) throw AppException.field('options', 'must be unique');
   return cleaned;

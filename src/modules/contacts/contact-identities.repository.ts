@@ -44,9 +44,13 @@ export class ContactIdentitiesRepository extends WorkspaceScopedRepository<Conta
         removed,
       ]);
     }
-    const added = keys.filter((k, i) => !current.some((c) => sameKey(c, k)) && keys.findIndex((o) => sameKey(o, k)) === i);
+    const added = keys.filter(
+      (k, i) => !current.some((c) => sameKey(c, k)) && keys.findIndex((o) => sameKey(o, k)) === i,
+    );
     try {
-      await this.insertMany(added.map((k) => ({ contactId, channelType: k.channelType, channelId: k.channelId, externalId: k.externalId })));
+      await this.insertMany(
+        added.map((k) => ({ contactId, channelType: k.channelType, channelId: k.channelId, externalId: k.externalId })),
+      );
     } catch (error) {
       if (uniqueViolation(error) === 'contact_identities_key') {
         throw AppException.conflict('A channel identity in identities already belongs to another contact');

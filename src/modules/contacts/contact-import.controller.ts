@@ -23,8 +23,15 @@ export class ContactImportController {
       type: 'object',
       required: ['file'],
       properties: {
-        file: { type: 'string', format: 'binary', description: 'CSV, UTF-8 (BOM tolerated), comma, semicolon or tab separated' },
-        mapping: { type: 'string', description: 'JSON {"<header>": "name"|"email"|"phone"|"company"|"tags"|"avatarUrl"|"<field key>"|null}' },
+        file: {
+          type: 'string',
+          format: 'binary',
+          description: 'CSV, UTF-8 (BOM tolerated), comma, semicolon or tab separated',
+        },
+        mapping: {
+          type: 'string',
+          description: 'JSON {"<header>": "name"|"email"|"phone"|"company"|"tags"|"avatarUrl"|"<field key>"|null}',
+        },
         dryRun: { type: 'boolean', description: 'Report without writing' },
       },
     },

@@ -84,7 +84,11 @@ export class ContactImportService {
     private readonly fields: ContactFieldsService,
   ) {}
 
-  async import(_ctx: TenantContext, file: UploadedCsv | undefined, dto: ImportContactsDto): Promise<ImportContactsResponse> {
+  async import(
+    _ctx: TenantContext,
+    file: UploadedCsv | undefined,
+    dto: ImportContactsDto,
+  ): Promise<ImportContactsResponse> {
     if (!file) throw AppException.field('file', 'is required: send the CSV as the multipart field "file"');
     const override = parseOverride(dto.mapping);
     const text = decodeUtf8(file.buffer);
@@ -149,7 +153,9 @@ export class ContactImportService {
     const updates = new Map<string, ImportRowValues>();
     for (const r of rows) {
       const { email, phoneNormalized } = r.values;
-      const id = (email ? byEmail.get(email) : undefined) ?? (phoneNormalized ? byPhone.get(phoneDigits(phoneNormalized)) : undefined);
+      const id =
+        (email ? byEmail.get(email) : undefined) ??
+        (phoneNormalized ? byPhone.get(phoneDigits(phoneNormalized)) : undefined);
       const keys = matchKeys(r.values);
       if (id) {
         const earlier = updates.get(id);
@@ -169,7 +175,9 @@ export class ContactImportService {
       if (run.dryRun) for (const k of keys) run.seenKeys.add(k);
     }
     if (run.dryRun) return;
-    const companyNames = [...creates.map((r) => r.values), ...updates.values()].flatMap((v) => (v.company ? [v.company] : []));
+    const companyNames = [...creates.map((r) => r.values), ...updates.values()].flatMap((v) =>
+      v.company ? [v.company] : [],
+    );
     const companyIds = await this.companies.findOrCreateByNames(companyNames);
     const toValues = (v: ImportRowValues): ImportedContactValues => ({
       name: v.name,

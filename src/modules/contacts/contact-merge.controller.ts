@@ -6,7 +6,12 @@ import type { Page } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { ContactMergeService } from './contact-merge.service';
 import { ContactResponse } from './dto/contact.dto';
-import { type DuplicateGroupResponse, DuplicatePageResponse, ListDuplicatesQuery, MergeContactsDto } from './dto/merge.dto';
+import {
+  type DuplicateGroupResponse,
+  DuplicatePageResponse,
+  ListDuplicatesQuery,
+  MergeContactsDto,
+} from './dto/merge.dto';
 
 /** Registered before ContactsController so `/contacts/duplicates` is not taken for an id. */
 @ApiTags('contacts')
@@ -17,7 +22,10 @@ export class ContactMergeController {
   @Get('duplicates')
   @RequirePermission('contacts.view')
   @ApiOkResponse({ type: DuplicatePageResponse, description: 'EMAIL groups first, then PHONE, then NAME' })
-  duplicates(@CurrentCtx() ctx: TenantContext, @Query() query: ListDuplicatesQuery): Promise<Page<DuplicateGroupResponse>> {
+  duplicates(
+    @CurrentCtx() ctx: TenantContext,
+    @Query() query: ListDuplicatesQuery,
+  ): Promise<Page<DuplicateGroupResponse>> {
     return this.merges.duplicates(ctx, query);
   }
 

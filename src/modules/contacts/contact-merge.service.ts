@@ -65,7 +65,8 @@ export class ContactMergeService {
     let after: { ord: number; value: string } | null = null;
     if (query.cursor) {
       const [ord, value] = decodeCursor(query.cursor, 2);
-      if (typeof ord !== 'number' || typeof value !== 'string') throw AppException.field('cursor', 'is not a valid cursor');
+      if (typeof ord !== 'number' || typeof value !== 'string')
+        throw AppException.field('cursor', 'is not a valid cursor');
       after = { ord, value };
     }
     const rows = await this.contacts.findDuplicateGroups(after, limit + 1, DUPLICATE_GROUP_CONTACTS);
@@ -111,7 +112,10 @@ export class ContactMergeService {
       return this.hydrator.toResponse(merged);
     });
     await this.tx.afterCommit(() =>
-      this.events.publish('contact.updated', ctx.workspaceId, { contact: response, mergedContactIds: dto.duplicateIds }),
+      this.events.publish('contact.updated', ctx.workspaceId, {
+        contact: response,
+        mergedContactIds: dto.duplicateIds,
+      }),
     );
     return response;
   }

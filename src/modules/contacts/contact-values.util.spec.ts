@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { normalizeEmail, normalizePhone, normalizeTags, phoneDigits, splitTags, unionTags } from './contact-values.util';
+import {
+  normalizeEmail,
+  normalizePhone,
+  normalizeTags,
+  phoneDigits,
+  splitTags,
+  unionTags,
+} from './contact-values.util';
 
 describe('contact value helpers', () => {
   it('normalises phones to + and digits, keeping the plus only when written first', () => {

@@ -57,7 +57,11 @@ export class ContactsController {
   @RequirePermission('contacts.manage')
   @ApiOkResponse({ type: ContactResponse, description: 'Only the fields sent change; null clears a field' })
   @ApiNotFoundResponse()
-  update(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam, @Body() dto: UpdateContactDto): Promise<ContactResponse> {
+  update(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: UpdateContactDto,
+  ): Promise<ContactResponse> {
     return this.contacts.update(ctx, id, dto);
   }
 

@@ -19,7 +19,13 @@ import { ContactsService } from './contacts.service';
 
 @Module({
   // Order matters: the fixed paths (/contacts/companies, /fields, /import, /duplicates, /merge) before /contacts/:id.
-  controllers: [CompaniesController, ContactFieldsController, ContactImportController, ContactMergeController, ContactsController],
+  controllers: [
+    CompaniesController,
+    ContactFieldsController,
+    ContactImportController,
+    ContactMergeController,
+    ContactsController,
+  ],
   providers: [
     ContactsRepository,
     ContactIdentitiesRepository,

@@ -147,7 +147,8 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
     if (filters.companyId) qb.andWhere('c.company_id = :companyId', { companyId: filters.companyId });
     if (filters.tag) qb.andWhere('c.tags @> ARRAY[:tag]::text[]', { tag: filters.tag });
     if (filters.email) qb.andWhere('c.email = :email', { email: filters.email });
-    if (filters.phoneDigits) qb.andWhere(`ltrim(c.phone_normalized, '+') = :phoneDigits`, { phoneDigits: filters.phoneDigits });
+    if (filters.phoneDigits)
+      qb.andWhere(`ltrim(c.phone_normalized, '+') = :phoneDigits`, { phoneDigits: filters.phoneDigits });
     if (filters.from) qb.andWhere('c.created_at >= :from::timestamptz', { from: filters.from });
     if (filters.to) qb.andWhere('c.created_at < :to::timestamptz', { to: filters.to });
     return findKeysetPage(qb, query, newestFirst<ContactEntity>('c'));
@@ -156,7 +157,9 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
   /** Contacts of the caller's workspace by id, in the order asked (unknown ids left out). */
   async findByIds(ids: readonly string[]): Promise<ContactEntity[]> {
     if (ids.length === 0) return [];
-    const rows = await this.scopedQuery().andWhere('c.id = ANY(:ids::uuid[])', { ids: [...new Set(ids)] }).getMany();
+    const rows = await this.scopedQuery()
+      .andWhere('c.id = ANY(:ids::uuid[])', { ids: [...new Set(ids)] })
+      .getMany();
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -191,7 +194,10 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
 
   async deleteByIds(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.repo.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [this.workspaceId, ids]);
+    await this.repo.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [
+      this.workspaceId,
+      ids,
+    ]);
   }
 
   /**
@@ -321,7 +327,8 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
 function parseIdentities(value: unknown): IdentityKey[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((v: unknown) => {
-    if (typeof v !== 'object' || v === null || !('channelType' in v && 'channelId' in v && 'externalId' in v)) return [];
+    if (typeof v !== 'object' || v === null || !('channelType' in v && 'channelId' in v && 'externalId' in v))
+      return [];
     const { channelType, channelId, externalId } = v;
     return typeof channelType === 'string' && typeof channelId === 'string' && typeof externalId === 'string'
       ? [{ channelType, channelId, externalId }]

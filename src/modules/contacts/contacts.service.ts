@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { EventBus } from 'src/core/events/event-bus';
-import type { CursorPaginationQuery, Page } from 'src/core/http/pagination';
+import type { Page } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ContactFieldsService } from './contact-fields.service';
@@ -188,14 +188,21 @@ export class ContactsService {
       phoneNormalized,
       avatarUrl: avatarUrl && /^https?:\/\//i.test(avatarUrl) && avatarUrl.length <= 2000 ? avatarUrl : null,
     });
-    const company = resolved.contact.companyId && resolved.companyName ? { id: resolved.contact.companyId, name: resolved.companyName } : null;
+    const company =
+      resolved.contact.companyId && resolved.companyName
+        ? { id: resolved.contact.companyId, name: resolved.companyName }
+        : null;
     const contact = toContactResponse(resolved.contact, company, resolved.identities);
     if (resolved.created) await this.publish(getTenantContext().workspaceId, 'contact.created', contact);
     return { contact, created: resolved.created };
   }
 
   /** Events leave after the surrounding transaction (if any) commits. */
-  private async publish(workspaceId: string, name: 'contact.created' | 'contact.updated', contact: ContactResponse): Promise<void> {
+  private async publish(
+    workspaceId: string,
+    name: 'contact.created' | 'contact.updated',
+    contact: ContactResponse,
+  ): Promise<void> {
     await this.tx.afterCommit(() => this.events.publish(name, workspaceId, { contact }));
   }
 }

@@ -16,7 +16,11 @@ const fields: (CustomFieldDefinition & { label: string })[] = [
   { key: 'lifetime_value', label: 'Lifetime value', type: 'NUMBER', options: [], required: false },
 ];
 
-async function readAll(text: string, delimiter: ',' | ';', chunkSize?: number): Promise<{ cells: string[]; error: string | null }[]> {
+async function readAll(
+  text: string,
+  delimiter: ',' | ';',
+  chunkSize?: number,
+): Promise<{ cells: string[]; error: string | null }[]> {
   const out: { cells: string[]; error: string | null }[] = [];
   for await (const chunk of readCsvChunks(text, delimiter, chunkSize)) out.push(...chunk);
   return out;

@@ -2,7 +2,12 @@ import { isURL } from 'class-validator';
 import Papa from 'papaparse';
 import { MAX_TAG_LENGTH, MAX_TAGS, normalizeEmail, normalizePhone, splitTags, unionTags } from './contact-values.util';
 import { MAX_NAME_LENGTH } from './contacts.constants';
-import { type CustomFieldDefinition, type CustomFieldValues, type FieldError, checkCustomFields } from './custom-fields.util';
+import {
+  type CustomFieldDefinition,
+  type CustomFieldValues,
+  type FieldError,
+  checkCustomFields,
+} from './custom-fields.util';
 
 export const STANDARD_TARGETS = ['name', 'email', 'phone', 'company', 'tags', 'avatarUrl'] as const;
 export type StandardTarget = (typeof STANDARD_TARGETS)[number];
@@ -16,7 +21,18 @@ export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
 const HEADER_SYNONYMS: Record<StandardTarget, readonly string[]> = {
   name: ['name', 'fullname', 'contactname', 'contact', 'customer', 'customername', 'displayname', 'nombre', 'nom'],
   email: ['email', 'emailaddress', 'mail', 'emails', 'correo'],
-  phone: ['phone', 'phonenumber', 'mobile', 'mobilephone', 'mobilenumber', 'telephone', 'tel', 'cell', 'cellphone', 'whatsapp'],
+  phone: [
+    'phone',
+    'phonenumber',
+    'mobile',
+    'mobilephone',
+    'mobilenumber',
+    'telephone',
+    'tel',
+    'cell',
+    'cellphone',
+    'whatsapp',
+  ],
   company: ['company', 'companyname', 'organization', 'organisation', 'org', 'account', 'business'],
   tags: ['tags', 'tag', 'labels', 'label'],
   avatarUrl: ['avatar', 'avatarurl', 'photo', 'photourl', 'picture', 'image', 'imageurl'],
@@ -90,7 +106,8 @@ export function parseMappingJson(raw: string): { mapping: ImportMappingOverride 
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'must be a JSON object' };
   const mapping: Record<string, string | null> = {};
   for (const [header, target] of Object.entries(parsed)) {
-    if (target !== null && typeof target !== 'string') return { error: `value of "${header}" must be a string or null` };
+    if (target !== null && typeof target !== 'string')
+      return { error: `value of "${header}" must be a string or null` };
     mapping[header] = target;
   }
   return { mapping };
@@ -120,7 +137,9 @@ export function buildColumnMapping(
   trimmed.forEach((h, i) => {
     if (h && !first.has(h)) first.set(h, i);
   });
-  const columns: (ImportTarget | null)[] = trimmed.map((h, i) => (h && first.get(h) === i ? guessTarget(h, fields) : null));
+  const columns: (ImportTarget | null)[] = trimmed.map((h, i) =>
+    h && first.get(h) === i ? guessTarget(h, fields) : null,
+  );
   for (const [header, target] of Object.entries(override ?? {})) {
     const index = first.get(header.trim());
     if (index === undefined) {
@@ -288,10 +307,12 @@ export function parseImportRow(
       case 'tags':
         tags = splitTags(cell);
         if (tags.length > MAX_TAGS) problems.push(`tags: at most ${MAX_TAGS}`);
-        if (tags.some((t) => t.length > MAX_TAG_LENGTH)) problems.push(`tags: each at most ${MAX_TAG_LENGTH} characters`);
+        if (tags.some((t) => t.length > MAX_TAG_LENGTH))
+          problems.push(`tags: each at most ${MAX_TAG_LENGTH} characters`);
         break;
       case 'avatarUrl':
-        if (isURL(cell, { protocols: ['http', 'https'], require_protocol: true }) && cell.length <= 2000) avatarUrl = cell;
+        if (isURL(cell, { protocols: ['http', 'https'], require_protocol: true }) && cell.length <= 2000)
+          avatarUrl = cell;
         else problems.push(`avatarUrl ${quoted(cell)} is not an http(s) URL`);
         break;
       default:

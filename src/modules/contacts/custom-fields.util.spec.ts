@@ -47,7 +47,10 @@ describe('custom field validation', () => {
   });
 
   it('on update, does not require absent fields but refuses clearing a required one', () => {
-    expect(checkCustomFields({ seats: null }, defs, { requireAll: false })).toEqual({ values: { seats: null }, errors: [] });
+    expect(checkCustomFields({ seats: null }, defs, { requireAll: false })).toEqual({
+      values: { seats: null },
+      errors: [],
+    });
     expect(checkCustomFields({ plan: null }, defs, { requireAll: false }).errors).toEqual([
       { field: 'customFields.plan', message: 'is required and cannot be removed' },
     ]);
@@ -74,7 +77,8 @@ describe('custom field validation', () => {
     expect(isIsoDate('2023-02-29')).toBe(false);
     expect(isIsoDate('2023-2-1')).toBe(false);
     for (const ok of ['plan', 'lifetime_value', 'tier2', 'a_1']) expect(FIELD_KEY_PATTERN.test(ok)).toBe(true);
-    for (const bad of ['Plan', 'lifetime-value', '_x', 'x_', 'a__b', '2x', 'camelCase']) expect(FIELD_KEY_PATTERN.test(bad)).toBe(false);
+    for (const bad of ['Plan', 'lifetime-value', '_x', 'x_', 'a__b', '2x', 'camelCase'])
+      expect(FIELD_KEY_PATTERN.test(bad)).toBe(false);
   });
 
   it('applies a patch: values set, nulls removed', () => {

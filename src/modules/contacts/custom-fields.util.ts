@@ -128,7 +128,11 @@ export function checkCustomFields(
   if (options.requireAll) {
     for (const def of definitions) {
       const value = values[def.key];
-      if (def.required && (value === undefined || value === null) && !errors.some((e) => e.field === fieldPath(def.key))) {
+      if (
+        def.required &&
+        (value === undefined || value === null) &&
+        !errors.some((e) => e.field === fieldPath(def.key))
+      ) {
         errors.push({ field: fieldPath(def.key), message: 'is required' });
       }
     }

@@ -25,7 +25,11 @@ describe('contacts: CRUD, filters, paging, notes', () => {
 
   it('creates a contact with every field, lower-cases the email and keeps the phone as sent', async () => {
     const s = await signupWorkspace(t);
-    const company = await t.http.post('/contacts/companies').set(s.headers).send({ name: 'Acme', domain: 'acme.test' }).expect(201);
+    const company = await t.http
+      .post('/contacts/companies')
+      .set(s.headers)
+      .send({ name: 'Acme', domain: 'acme.test' })
+      .expect(201);
     const contact = await create(s, {
       name: '  Ada Lovelace ',
       email: 'Ada@Example.COM',
@@ -67,7 +71,11 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     const updated = await t.http
       .put(`/contacts/${contact.id}`)
       .set(s.headers)
-      .send({ phone: null, tags: ['b', 'C'], identities: [{ channelType: 'CUSTOM', channelId: 'c2', externalId: 'x' }] })
+      .send({
+        phone: null,
+        tags: ['b', 'C'],
+        identities: [{ channelType: 'CUSTOM', channelId: 'c2', externalId: 'x' }],
+      })
       .expect(200);
     expect(updated.body).toMatchObject({
       id: contact.id,
@@ -78,7 +86,9 @@ describe('contacts: CRUD, filters, paging, notes', () => {
       identities: [{ channelType: 'CUSTOM', channelId: 'c2', externalId: 'x' }],
     });
     expect(Date.parse(updated.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(String(contact.updatedAt)));
-    expect(events).toContainEqual(expect.objectContaining({ name: 'contact.updated', data: { contact: updated.body } }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ name: 'contact.updated', data: { contact: updated.body } }),
+    );
     const same = await t.http.put(`/contacts/${contact.id}`).set(s.headers).send({}).expect(200);
     expect(same.body.name).toBe('Grace');
     // Clearing everything that identifies a contact is refused.
@@ -90,7 +100,10 @@ describe('contacts: CRUD, filters, paging, notes', () => {
 
   it('deletes with 204, then 404 everywhere', async () => {
     const s = await signupWorkspace(t);
-    const contact = await create(s, { name: 'Temp', identities: [{ channelType: 'LINE', channelId: 'c', externalId: 'gone' }] });
+    const contact = await create(s, {
+      name: 'Temp',
+      identities: [{ channelType: 'LINE', channelId: 'c', externalId: 'gone' }],
+    });
     await t.http.post(`/contacts/${contact.id}/notes`).set(s.headers).send({ text: 'bye' }).expect(201);
     await t.http.delete(`/contacts/${contact.id}`).set(s.headers).expect(204);
     await t.http.get(`/contacts/${contact.id}`).set(s.headers).expect(404);
@@ -104,10 +117,18 @@ describe('contacts: CRUD, filters, paging, notes', () => {
   it('adds notes with the caller as author; GET /contacts/:id lists them newest first', async () => {
     const s = await signupWorkspace(t);
     const contact = await create(s, { name: 'Noted' });
-    const first = await t.http.post(`/contacts/${contact.id}/notes`).set(s.headers).send({ text: ' first ' }).expect(201);
+    const first = await t.http
+      .post(`/contacts/${contact.id}/notes`)
+      .set(s.headers)
+      .send({ text: ' first ' })
+      .expect(201);
     expect(first.body).toMatchObject({ contactId: contact.id, authorId: s.userId, text: 'first' });
     const { headers } = await apiToken(t, s);
-    const second = await t.http.post(`/contacts/${contact.id}/notes`).set(headers).send({ text: 'by token' }).expect(201);
+    const second = await t.http
+      .post(`/contacts/${contact.id}/notes`)
+      .set(headers)
+      .send({ text: 'by token' })
+      .expect(201);
     expect(second.body.authorId).toBeNull();
     const got = await t.http.get(`/contacts/${contact.id}`).set(s.headers).expect(200);
     expect(got.body.notes.map((n: { text: string }) => n.text)).toEqual(['by token', 'first']);
@@ -145,13 +166,21 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     const s = await signupWorkspace(t);
     const acme = await t.http.post('/contacts/companies').set(s.headers).send({ name: 'Acme' }).expect(201);
     const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-    const ada = await create(s, { name: 'Ada Lovelace', email: 'ada@math.test', phone: '+1 (555) 010-0001', tags: ['vip'], companyId: acme.body.id });
+    const ada = await create(s, {
+      name: 'Ada Lovelace',
+      email: 'ada@math.test',
+      phone: '+1 (555) 010-0001',
+      tags: ['vip'],
+      companyId: acme.body.id,
+    });
     await pause();
     const bob = await create(s, { name: 'Bob 100%_real', email: 'bob@example.com', phone: '555-0002', tags: ['lead'] });
     await pause();
     const carol = await create(s, { name: 'Carol', email: 'carol@MATH.test' });
     const names = async (qs: string): Promise<string[]> =>
-      (await t.http.get(`/contacts?${qs}`).set(s.headers).expect(200)).body.data.map((c: { name: string }) => c.name).sort();
+      (await t.http.get(`/contacts?${qs}`).set(s.headers).expect(200)).body.data
+        .map((c: { name: string }) => c.name)
+        .sort();
     expect(await names('search=LOVELACE')).toEqual(['Ada Lovelace']);
     expect(await names('search=math.test')).toEqual(['Ada Lovelace', 'Carol']);
     expect(await names('search=5550100')).toEqual(['Ada Lovelace']);
@@ -188,9 +217,15 @@ describe('contacts: CRUD, filters, paging, notes', () => {
       [{ name: 'x', tags: [1] }, 'tags'],
       [{ name: 'x', customFields: ['a'] }, 'customFields'],
       [{ name: 'x', customFields: null }, 'customFields'],
-      [{ name: 'x', identities: [{ channelType: 'FAX', channelId: 'a', externalId: 'b' }] }, 'identities.0.channelType'],
+      [
+        { name: 'x', identities: [{ channelType: 'FAX', channelId: 'a', externalId: 'b' }] },
+        'identities.0.channelType',
+      ],
       [{ name: 'x', identities: [{ channelType: 'LINE', channelId: 'a' }] }, 'identities.0.externalId'],
-      [{ name: 'x', identities: [{ channelType: 'LINE', channelId: 'a', externalId: 'b', extra: 1 }] }, 'identities.0.extra'],
+      [
+        { name: 'x', identities: [{ channelType: 'LINE', channelId: 'a', externalId: 'b', extra: 1 }] },
+        'identities.0.extra',
+      ],
       [{ name: 'x', workspaceId: randomUUID() }, 'workspaceId'],
       [{ name: 'x', nickname: 'y' }, 'nickname'],
       [{}, 'name'],
@@ -198,10 +233,19 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     ];
     for (const [body, field] of cases) {
       const res = await t.http.post('/contacts').set(s.headers).send(body);
-      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'validation_failed' });
+      expect({ body, status: res.status, code: res.body.code }).toEqual({
+        body,
+        status: 400,
+        code: 'validation_failed',
+      });
       expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
     }
-    const json = await t.http.post('/contacts').set(s.headers).set('content-type', 'application/json').send('{"name":').expect(400);
+    const json = await t.http
+      .post('/contacts')
+      .set(s.headers)
+      .set('content-type', 'application/json')
+      .send('{"name":')
+      .expect(400);
     expect(json.body.code).toBe('invalid_json');
     expect((await t.http.get('/contacts').set(s.headers).expect(200)).body.data).toEqual([]);
   });
@@ -224,10 +268,18 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     const s = await signupWorkspace(t);
     const identity = { channelType: 'WHATSAPP', channelId: 'wa-1', externalId: '+15550100' };
     const first = await create(s, { name: 'First', identities: [identity] });
-    const dup = await t.http.post('/contacts').set(s.headers).send({ name: 'Second', identities: [identity] }).expect(409);
+    const dup = await t.http
+      .post('/contacts')
+      .set(s.headers)
+      .send({ name: 'Second', identities: [identity] })
+      .expect(409);
     expect(dup.body.code).toBe('conflict');
     const second = await create(s, { name: 'Second' });
-    await t.http.put(`/contacts/${second.id}`).set(s.headers).send({ identities: [identity] }).expect(409);
+    await t.http
+      .put(`/contacts/${second.id}`)
+      .set(s.headers)
+      .send({ identities: [identity] })
+      .expect(409);
     expect((await t.http.get(`/contacts/${second.id}`).set(s.headers).expect(200)).body.identities).toEqual([]);
     expect((await t.http.get(`/contacts/${first.id}`).set(s.headers).expect(200)).body.identities).toEqual([identity]);
     // The same identity in another workspace is another person.
@@ -261,10 +313,18 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     const agent = await addMember(t, admin, 'AGENT');
     const contact = await create(agent, { name: 'By agent' });
     await t.http.get(`/contacts/${contact.id}`).set(agent.headers).expect(200);
-    await t.http.post('/contacts/merge').set(agent.headers).send({ primaryId: contact.id, duplicateIds: [randomUUID()] }).expect(403);
+    await t.http
+      .post('/contacts/merge')
+      .set(agent.headers)
+      .send({ primaryId: contact.id, duplicateIds: [randomUUID()] })
+      .expect(403);
     await t.http.post('/contacts/fields').set(agent.headers).send({ key: 'k', label: 'K', type: 'TEXT' }).expect(403);
     await t.http.get('/contacts/fields').set(agent.headers).expect(200);
-    const imp = await t.http.post('/contacts/import').set(agent.headers).attach('file', Buffer.from('name\nx\n'), 'c.csv').expect(403);
+    const imp = await t.http
+      .post('/contacts/import')
+      .set(agent.headers)
+      .attach('file', Buffer.from('name\nx\n'), 'c.csv')
+      .expect(403);
     expect(imp.body.code).toBe('forbidden');
     await t.http.get('/contacts').expect(401);
     await t.http.post('/contacts').send({ name: 'x' }).expect(401);

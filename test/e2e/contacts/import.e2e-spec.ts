@@ -25,10 +25,17 @@ describe('contacts: CSV import', () => {
   function upload(s: Session, csv: string | Buffer, fields: Record<string, string> = {}) {
     let req = t.http.post('/contacts/import').set(s.headers);
     for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
-    return req.attach('file', typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv, { filename: 'contacts.csv', contentType: 'text/csv' });
+    return req.attach('file', typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv, {
+      filename: 'contacts.csv',
+      contentType: 'text/csv',
+    });
   }
 
-  async function importOk(s: Session, csv: string | Buffer, fields: Record<string, string> = {}): Promise<ImportResult> {
+  async function importOk(
+    s: Session,
+    csv: string | Buffer,
+    fields: Record<string, string> = {},
+  ): Promise<ImportResult> {
     const res = await upload(s, csv, fields);
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: expect.anything() });
     return res.body;
@@ -38,7 +45,10 @@ describe('contacts: CSV import', () => {
     const out: Record<string, unknown>[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.http.get(`/contacts?limit=100${qs}${cursor ? `&cursor=${cursor}` : ''}`).set(s.headers).expect(200);
+      const res: { body: { data: Record<string, unknown>[]; nextCursor: string | null } } = await t.http
+        .get(`/contacts?limit=100${qs}${cursor ? `&cursor=${cursor}` : ''}`)
+        .set(s.headers)
+        .expect(200);
       out.push(...res.body.data);
       cursor = res.body.nextCursor;
     } while (cursor);
@@ -46,14 +56,24 @@ describe('contacts: CSV import', () => {
   }
 
   async function countRows(table: string, workspaceId: string): Promise<number> {
-    const rows: { n: number }[] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [workspaceId]);
+    const rows: { n: number }[] = await t.app
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [workspaceId]);
     return rows[0]!.n;
   }
 
   it('imports a UTF-8 file with a BOM, maps headers by name, creates companies and typed custom fields', async () => {
     const s = await signupWorkspace(t);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'plan', label: 'Plan', type: 'SELECT', options: ['Free', 'Pro'] }).expect(201);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'lifetime_value', label: 'Lifetime value', type: 'NUMBER' }).expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'plan', label: 'Plan', type: 'SELECT', options: ['Free', 'Pro'] })
+      .expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'lifetime_value', label: 'Lifetime value', type: 'NUMBER' })
+      .expect(201);
     const csv =
       '\uFEFFFull Name,E-mail,Phone Number,Company,Tags,Plan,Lifetime Value,Favourite colour\r\n' +
       'José Álvarez,Jose@Example.com,+34 600 000 001,Acme,"vip, Lead",pro,"1,250.50",blue\r\n' +
@@ -95,11 +115,17 @@ describe('contacts: CSV import', () => {
 
   it('detects semicolons and keeps quoted delimiters and line breaks inside cells', async () => {
     const s = await signupWorkspace(t);
-    const semi = await importOk(s, 'name;email;tags\n"Doe; Jane";jane@example.com;"a, b; c"\n"Smith, John";john@example.com;x\n');
+    const semi = await importOk(
+      s,
+      'name;email;tags\n"Doe; Jane";jane@example.com;"a, b; c"\n"Smith, John";john@example.com;x\n',
+    );
     expect(semi).toMatchObject({ created: 2, errors: [] });
     expect((await all(s, '&email=jane@example.com'))[0]).toMatchObject({ name: 'Doe; Jane', tags: ['a', 'b', 'c'] });
     expect((await all(s, '&email=john@example.com'))[0]).toMatchObject({ name: 'Smith, John' });
-    const comma = await importOk(s, 'name,email\n"Brown, ""Bobby""",bobby@example.com\n"Multi\nLine",multi@example.com\n');
+    const comma = await importOk(
+      s,
+      'name,email\n"Brown, ""Bobby""",bobby@example.com\n"Multi\nLine",multi@example.com\n',
+    );
     expect(comma).toMatchObject({ created: 2, errors: [] });
     expect((await all(s, '&email=bobby@example.com'))[0]!.name).toBe('Brown, "Bobby"');
     expect((await all(s, '&email=multi@example.com'))[0]!.name).toBe('Multi\nLine');
@@ -108,13 +134,27 @@ describe('contacts: CSV import', () => {
   it('matches existing contacts by email, then by phone digits, and updates only the cells that have values', async () => {
     const s = await signupWorkspace(t);
     await t.http.post('/contacts/fields').set(s.headers).send({ key: 'tier', label: 'Tier', type: 'TEXT' }).expect(201);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'score', label: 'Score', type: 'NUMBER' }).expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'score', label: 'Score', type: 'NUMBER' })
+      .expect(201);
     const byEmail = await t.http
       .post('/contacts')
       .set(s.headers)
-      .send({ name: 'Old Name', email: 'match@example.com', phone: '111 222 333', tags: ['existing'], customFields: { tier: 'gold', score: 1 } })
+      .send({
+        name: 'Old Name',
+        email: 'match@example.com',
+        phone: '111 222 333',
+        tags: ['existing'],
+        customFields: { tier: 'gold', score: 1 },
+      })
       .expect(201);
-    const byPhone = await t.http.post('/contacts').set(s.headers).send({ name: 'Phone Only', phone: '+1 (555) 010-0200' }).expect(201);
+    const byPhone = await t.http
+      .post('/contacts')
+      .set(s.headers)
+      .send({ name: 'Phone Only', phone: '+1 (555) 010-0200' })
+      .expect(201);
     const csv =
       'name,email,phone,tags,score\n' +
       'New Name,MATCH@example.com,,new,2\n' + // email match: name, tags, score change; phone and tier stay
@@ -142,27 +182,50 @@ describe('contacts: CSV import', () => {
 
   it('treats rows of one file that share an email or phone as one contact', async () => {
     const s = await signupWorkspace(t);
-    const csv = 'name,email,phone,tags\nFirst,same@example.com,,a\nSecond,same@example.com,555 0300,b\nThird,,5550300,c\n';
+    const csv =
+      'name,email,phone,tags\nFirst,same@example.com,,a\nSecond,same@example.com,555 0300,b\nThird,,5550300,c\n';
     expect(await importOk(s, csv, { dryRun: 'true' })).toMatchObject({ created: 1, updated: 2, dryRun: true });
     expect(await countRows('contacts', s.workspaceId)).toBe(0);
     expect(await importOk(s, csv)).toMatchObject({ created: 1, updated: 2, dryRun: false });
     const contacts = await all(s);
     expect(contacts).toHaveLength(1);
     // The third row's phone has the same digits as the stored one: the stored spelling stays.
-    expect(contacts[0]).toMatchObject({ name: 'Third', email: 'same@example.com', phone: '555 0300', tags: ['a', 'b', 'c'] });
+    expect(contacts[0]).toMatchObject({
+      name: 'Third',
+      email: 'same@example.com',
+      phone: '555 0300',
+      tags: ['a', 'b', 'c'],
+    });
   });
 
   it('applies a mapping override and reports bad mappings with 400', async () => {
     const s = await signupWorkspace(t);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'vat_id', label: 'VAT', type: 'TEXT' }).expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'vat_id', label: 'VAT', type: 'TEXT' })
+      .expect(201);
     const csv = 'Contact,Mail 2,Email,Notes,Tax\nKim,kim@work.test,kim@home.test,ignore me,DE123\n';
-    const result = await importOk(s, csv, { mapping: JSON.stringify({ 'Mail 2': 'email', Contact: 'name', Notes: null, Tax: 'vat_id' }) });
-    expect(result.mapping).toEqual({ Contact: 'name', 'Mail 2': 'email', Email: null, Notes: null, Tax: 'customFields.vat_id' });
+    const result = await importOk(s, csv, {
+      mapping: JSON.stringify({ 'Mail 2': 'email', Contact: 'name', Notes: null, Tax: 'vat_id' }),
+    });
+    expect(result.mapping).toEqual({
+      Contact: 'name',
+      'Mail 2': 'email',
+      Email: null,
+      Notes: null,
+      Tax: 'customFields.vat_id',
+    });
     expect((await all(s))[0]).toMatchObject({ name: 'Kim', email: 'kim@work.test', customFields: { vat_id: 'DE123' } });
 
     const badJson = await upload(s, csv, { mapping: '{not json' }).expect(400);
-    expect(badJson.body).toMatchObject({ code: 'validation_failed', details: [{ field: 'mapping', message: 'must be a JSON object' }] });
-    const badTarget = await upload(s, csv, { mapping: JSON.stringify({ Notes: 'shoe_size', Nope: 'name' }) }).expect(400);
+    expect(badJson.body).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'mapping', message: 'must be a JSON object' }],
+    });
+    const badTarget = await upload(s, csv, { mapping: JSON.stringify({ Notes: 'shoe_size', Nope: 'name' }) }).expect(
+      400,
+    );
     expect(badTarget.body.details.map((d: { field: string }) => d.field)).toEqual(['mapping.Notes', 'mapping.Nope']);
     const twice = await upload(s, csv, { mapping: JSON.stringify({ 'Mail 2': 'email', Email: 'email' }) }).expect(400);
     expect(twice.body.code).toBe('validation_failed');
@@ -174,7 +237,8 @@ describe('contacts: CSV import', () => {
   it('dry run reports the same counts and errors as a real run and writes nothing', async () => {
     const s = await signupWorkspace(t);
     await t.http.post('/contacts').set(s.headers).send({ name: 'Existing', email: 'exists@example.com' }).expect(201);
-    const csv = 'name,email,company\nExisting Renamed,exists@example.com,NewCo\nNew One,new1@example.com,NewCo\nBad,not-an-email,\n,,\nNobody,,\n';
+    const csv =
+      'name,email,company\nExisting Renamed,exists@example.com,NewCo\nNew One,new1@example.com,NewCo\nBad,not-an-email,\n,,\nNobody,,\n';
     const dry = await importOk(s, csv, { dryRun: 'true' });
     expect(dry).toMatchObject({ created: 2, updated: 1, skipped: 0, errorCount: 1, dryRun: true });
     expect(await countRows('contacts', s.workspaceId)).toBe(1);
@@ -188,9 +252,21 @@ describe('contacts: CSV import', () => {
 
   it('reports bad rows with the row number a spreadsheet shows and saves the good rows', async () => {
     const s = await signupWorkspace(t);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'plan', label: 'Plan', type: 'SELECT', options: ['free', 'pro'], required: true }).expect(201);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'seats', label: 'Seats', type: 'NUMBER' }).expect(201);
-    await t.http.post('/contacts').set(s.headers).send({ name: 'Old', email: 'old@example.com', customFields: { plan: 'free' } }).expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'plan', label: 'Plan', type: 'SELECT', options: ['free', 'pro'], required: true })
+      .expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'seats', label: 'Seats', type: 'NUMBER' })
+      .expect(201);
+    await t.http
+      .post('/contacts')
+      .set(s.headers)
+      .send({ name: 'Old', email: 'old@example.com', customFields: { plan: 'free' } })
+      .expect(201);
     const lines = [
       'name,email,phone,plan,seats', // 1
       'Good One,good1@example.com,,pro,1', // 2
@@ -234,11 +310,17 @@ describe('contacts: CSV import', () => {
     expect(missing.body).toMatchObject({ code: 'validation_failed', details: [{ field: 'file' }] });
     await upload(s, '').expect(400);
     await upload(s, '\uFEFF\n').expect(400);
-    const latin1 = await upload(s, Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x4a, 0x6f, 0x73, 0xe9, 0x0a])).expect(400);
+    const latin1 = await upload(s, Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0x4a, 0x6f, 0x73, 0xe9, 0x0a])).expect(
+      400,
+    );
     expect(latin1.body.details).toEqual([{ field: 'file', message: 'must be UTF-8 text' }]);
     const noKey = await upload(s, 'colour,size\nred,3\n').expect(400);
     expect(noKey.body.message).toMatch(/no name, email or phone column/);
-    await t.http.post('/contacts/import').set(s.headers).attach('upload', Buffer.from('name\nx\n'), 'c.csv').expect(400);
+    await t.http
+      .post('/contacts/import')
+      .set(s.headers)
+      .attach('upload', Buffer.from('name\nx\n'), 'c.csv')
+      .expect(400);
 
     const row = 'Some Body,somebody@example.com,+1 555 0100\n';
     const big = Buffer.from('name,email,phone\n' + row.repeat(Math.ceil((20 * 1024 * 1024) / row.length) + 10));
@@ -252,20 +334,36 @@ describe('contacts: CSV import', () => {
   it('keeps imports inside the workspace: rows never match or change another workspace’s contacts', async () => {
     const a = await signupWorkspace(t);
     const b = await signupWorkspace(t);
-    const theirs = await t.http.post('/contacts').set(b.headers).send({ name: 'B Person', email: 'shared@example.com' }).expect(201);
+    const theirs = await t.http
+      .post('/contacts')
+      .set(b.headers)
+      .send({ name: 'B Person', email: 'shared@example.com' })
+      .expect(201);
     await t.http.post('/contacts/companies').set(b.headers).send({ name: 'Shared Co' }).expect(201);
-    expect(await importOk(a, 'name,email,company\nA Person,shared@example.com,Shared Co\n')).toMatchObject({ created: 1, updated: 0 });
-    expect((await t.http.get(`/contacts/${theirs.body.id}`).set(b.headers).expect(200)).body).toMatchObject({ name: 'B Person', companyId: null });
+    expect(await importOk(a, 'name,email,company\nA Person,shared@example.com,Shared Co\n')).toMatchObject({
+      created: 1,
+      updated: 0,
+    });
+    expect((await t.http.get(`/contacts/${theirs.body.id}`).set(b.headers).expect(200)).body).toMatchObject({
+      name: 'B Person',
+      companyId: null,
+    });
     expect(await countRows('companies', a.workspaceId)).toBe(1);
     expect(await countRows('companies', b.workspaceId)).toBe(1);
   });
 
   it('imports 10,000 rows in batches, then updates them all on a second run', async () => {
     const s = await signupWorkspace(t);
-    await t.http.post('/contacts/fields').set(s.headers).send({ key: 'plan', label: 'Plan', type: 'SELECT', options: ['free', 'pro'] }).expect(201);
+    await t.http
+      .post('/contacts/fields')
+      .set(s.headers)
+      .send({ key: 'plan', label: 'Plan', type: 'SELECT', options: ['free', 'pro'] })
+      .expect(201);
     const lines = ['name,email,phone,company,tags,plan'];
     for (let i = 0; i < 10_000; i++) {
-      lines.push(`"Person ${i}, Jr.",person${i}@example.com,+1 555 ${String(i).padStart(7, '0')},Company ${i % 50},"t${i % 7}, bulk",${i % 2 ? 'pro' : 'free'}`);
+      lines.push(
+        `"Person ${i}, Jr.",person${i}@example.com,+1 555 ${String(i).padStart(7, '0')},Company ${i % 50},"t${i % 7}, bulk",${i % 2 ? 'pro' : 'free'}`,
+      );
     }
     const csv = lines.join('\n');
     let peak = process.memoryUsage().rss;
@@ -289,7 +387,13 @@ describe('contacts: CSV import', () => {
     expect(await countRows('contacts', s.workspaceId)).toBe(10_000);
     expect(await countRows('companies', s.workspaceId)).toBe(50);
     const [p] = await all(s, '&email=person9999@example.com');
-    expect(p).toMatchObject({ name: 'Person 9999, Jr.', phone: '+1 555 0009999', tags: ['t3', 'bulk'], customFields: { plan: 'pro' }, company: { name: 'Company 49' } });
+    expect(p).toMatchObject({
+      name: 'Person 9999, Jr.',
+      phone: '+1 555 0009999',
+      tags: ['t3', 'bulk'],
+      customFields: { plan: 'pro' },
+      company: { name: 'Company 49' },
+    });
     expect((await t.http.get('/contacts?tag=t0&limit=1').set(s.headers).expect(200)).body.data).toHaveLength(1);
   });
 });

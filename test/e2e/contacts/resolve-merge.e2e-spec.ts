@@ -33,7 +33,9 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
   }
 
   async function countContacts(workspaceId: string): Promise<number> {
-    const rows: { n: number }[] = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM contacts WHERE workspace_id = $1', [workspaceId]);
+    const rows: { n: number }[] = await t.app
+      .get(DataSource)
+      .query('SELECT count(*)::int AS n FROM contacts WHERE workspace_id = $1', [workspaceId]);
     return rows[0]!.n;
   }
 
@@ -60,7 +62,9 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
         tags: [],
         identities: [{ channelType: 'CUSTOM', channelId: identity.channelId, externalId: 'sender-1' }],
       });
-      const again = await runAsWorkspace(s.workspaceId, () => contacts.resolveByIdentity(identity, { name: 'Someone else' }));
+      const again = await runAsWorkspace(s.workspaceId, () =>
+        contacts.resolveByIdentity(identity, { name: 'Someone else' }),
+      );
       expect(again).toEqual({ contact: first.contact, created: false });
       const created = events.filter((e) => e.name === 'contact.created' && e.workspaceId === s.workspaceId);
       expect(created).toEqual([expect.objectContaining({ data: { contact: first.contact } })]);
@@ -78,7 +82,9 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
       for (let round = 0; round < 3; round++) {
         const identity = { channelType: 'WHATSAPP', channelId: randomUUID(), externalId: '+15550199' };
         const results = await runAsWorkspace(s.workspaceId, () =>
-          Promise.all(Array.from({ length: 10 }, (_, i) => contacts.resolveByIdentity(identity, { name: `Caller ${i}` }))),
+          Promise.all(
+            Array.from({ length: 10 }, (_, i) => contacts.resolveByIdentity(identity, { name: `Caller ${i}` })),
+          ),
         );
         expect(new Set(results.map((r) => r.contact.id)).size).toBe(1);
         expect(results.filter((r) => r.created)).toHaveLength(1);
@@ -99,7 +105,10 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
       const results = await runAsWorkspace(a.workspaceId, () =>
         Promise.all(
           Array.from({ length: 10 }, (_, i) =>
-            contacts.resolveByIdentity({ channelType: 'TELEGRAM', channelId, externalId: `user-${i % 5}` }, { name: `U${i % 5}` }),
+            contacts.resolveByIdentity(
+              { channelType: 'TELEGRAM', channelId, externalId: `user-${i % 5}` },
+              { name: `U${i % 5}` },
+            ),
           ),
         ),
       );
@@ -131,9 +140,9 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
     });
 
     it('fails closed outside a tenant context', async () => {
-      await expect(contacts.resolveByIdentity({ channelType: 'LINE', channelId: 'x', externalId: 'y' }, {})).rejects.toBeInstanceOf(
-        MissingTenantContextError,
-      );
+      await expect(
+        contacts.resolveByIdentity({ channelType: 'LINE', channelId: 'x', externalId: 'y' }, {}),
+      ).rejects.toBeInstanceOf(MissingTenantContextError);
     });
 
     it("joins the caller's transaction: a rollback leaves no contact and publishes nothing", async () => {
@@ -142,7 +151,10 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
       await expect(
         runAsWorkspace(s.workspaceId, () =>
           tx.run(async () => {
-            const r = await contacts.resolveByIdentity({ channelType: 'CUSTOM', channelId: 'c', externalId: 'rolled-back' }, { name: 'Ghost' });
+            const r = await contacts.resolveByIdentity(
+              { channelType: 'CUSTOM', channelId: 'c', externalId: 'rolled-back' },
+              { name: 'Ghost' },
+            );
             expect(r.created).toBe(true);
             throw new Error('pipeline failed later');
           }),
@@ -167,7 +179,9 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
       const res = await t.http.get('/contacts/duplicates').set(s.headers).expect(200);
       const ids = (cs: { id: string }[]) => cs.map((c) => c.id);
       expect(res.body.nextCursor).toBeNull();
-      expect(res.body.data.map((g: { reason: string; value: string; count: number }) => [g.reason, g.value, g.count])).toEqual([
+      expect(
+        res.body.data.map((g: { reason: string; value: string; count: number }) => [g.reason, g.value, g.count]),
+      ).toEqual([
         ['EMAIL', 'ann@example.com', 2],
         ['PHONE', '15550100100', 2],
         ['NAME', 'Sam Smith', 2],
@@ -179,12 +193,18 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
 
       const page1 = await t.http.get('/contacts/duplicates?limit=2').set(s.headers).expect(200);
       expect(page1.body.data.map((g: { reason: string }) => g.reason)).toEqual(['EMAIL', 'PHONE']);
-      const page2 = await t.http.get(`/contacts/duplicates?limit=2&cursor=${page1.body.nextCursor}`).set(s.headers).expect(200);
+      const page2 = await t.http
+        .get(`/contacts/duplicates?limit=2&cursor=${page1.body.nextCursor}`)
+        .set(s.headers)
+        .expect(200);
       expect(page2.body).toEqual({ data: [res.body.data[2]], nextCursor: null });
 
       const other = await signupWorkspace(t);
       await create(other, { name: 'Ann', email: 'ann@example.com' });
-      expect((await t.http.get('/contacts/duplicates').set(other.headers).expect(200)).body).toEqual({ data: [], nextCursor: null });
+      expect((await t.http.get('/contacts/duplicates').set(other.headers).expect(200)).body).toEqual({
+        data: [],
+        nextCursor: null,
+      });
       await t.http.get('/contacts/duplicates?limit=500').set(s.headers).expect(400);
     });
   });
@@ -192,8 +212,16 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
   describe('merge', () => {
     it('moves identities and notes, fills empty fields, unites custom fields and tags, removes the duplicates, in one transaction with the hooks', async () => {
       const s = await signupWorkspace(t);
-      await t.http.post('/contacts/fields').set(s.headers).send({ key: 'plan', label: 'Plan', type: 'TEXT' }).expect(201);
-      await t.http.post('/contacts/fields').set(s.headers).send({ key: 'seats', label: 'Seats', type: 'NUMBER' }).expect(201);
+      await t.http
+        .post('/contacts/fields')
+        .set(s.headers)
+        .send({ key: 'plan', label: 'Plan', type: 'TEXT' })
+        .expect(201);
+      await t.http
+        .post('/contacts/fields')
+        .set(s.headers)
+        .send({ key: 'seats', label: 'Seats', type: 'NUMBER' })
+        .expect(201);
       const acme = await t.http.post('/contacts/companies').set(s.headers).send({ name: 'Acme' }).expect(201);
       const primary = await create(s, {
         name: 'Primary Person',
@@ -221,9 +249,17 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
 
       const hooks = t.app.get(ContactMergeHooks);
       const tx = t.app.get(TransactionHost);
-      const calls: { primaryId: string; duplicateIds: readonly string[]; inTransaction: boolean; duplicatesStillThere: number }[] = [];
+      const calls: {
+        primaryId: string;
+        duplicateIds: readonly string[];
+        inTransaction: boolean;
+        duplicatesStillThere: number;
+      }[] = [];
       hooks.register('test-recorder', async (primaryId, duplicateIds) => {
-        const rows: { n: number }[] = await tx.manager.query('SELECT count(*)::int AS n FROM contacts WHERE id = ANY($1::uuid[])', [duplicateIds]);
+        const rows: { n: number }[] = await tx.manager.query(
+          'SELECT count(*)::int AS n FROM contacts WHERE id = ANY($1::uuid[])',
+          [duplicateIds],
+        );
         calls.push({ primaryId, duplicateIds, inTransaction: tx.inTransaction, duplicatesStillThere: rows[0]!.n });
       });
       try {
@@ -247,7 +283,9 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
           { channelType: 'LINE', channelId: 'l1', externalId: 'p' },
           { channelType: 'TELEGRAM', channelId: 't1', externalId: '77' },
         ]);
-        expect(calls).toEqual([{ primaryId: primary.id, duplicateIds: [dup1.id, dup2.id], inTransaction: true, duplicatesStillThere: 2 }]);
+        expect(calls).toEqual([
+          { primaryId: primary.id, duplicateIds: [dup1.id, dup2.id], inTransaction: true, duplicatesStillThere: 2 },
+        ]);
         for (const id of [dup1.id, dup2.id]) await t.http.get(`/contacts/${id}`).set(s.headers).expect(404);
         const detail = await t.http.get(`/contacts/${primary.id}`).set(s.headers).expect(200);
         expect(detail.body.notes.map((n: { text: string }) => n.text).sort()).toEqual(['note on dup1', 'note on dup2']);
@@ -257,7 +295,10 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
         );
         expect(resolved).toMatchObject({ created: false, contact: { id: primary.id } });
         expect(events).toContainEqual(
-          expect.objectContaining({ name: 'contact.updated', data: { contact: merged.body, mergedContactIds: [dup1.id, dup2.id] } }),
+          expect.objectContaining({
+            name: 'contact.updated',
+            data: { contact: merged.body, mergedContactIds: [dup1.id, dup2.id] },
+          }),
         );
         expect(await countContacts(s.workspaceId)).toBe(1);
       } finally {
@@ -268,22 +309,37 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
     it('rolls everything back when a hook fails', async () => {
       const s = await signupWorkspace(t);
       const primary = await create(s, { name: 'Keep' });
-      const dup = await create(s, { name: 'Dup', email: 'dup@example.com', identities: [{ channelType: 'LINE', channelId: 'c', externalId: 'd' }] });
+      const dup = await create(s, {
+        name: 'Dup',
+        email: 'dup@example.com',
+        identities: [{ channelType: 'LINE', channelId: 'c', externalId: 'd' }],
+      });
       await t.http.post(`/contacts/${dup.id}/notes`).set(s.headers).send({ text: 'stays' }).expect(201);
       const hooks = t.app.get(ContactMergeHooks);
       hooks.register('test-failing', async () => {
         throw AppException.conflict('tickets cannot move right now');
       });
       try {
-        const res = await t.http.post('/contacts/merge').set(s.headers).send({ primaryId: primary.id, duplicateIds: [dup.id] }).expect(409);
+        const res = await t.http
+          .post('/contacts/merge')
+          .set(s.headers)
+          .send({ primaryId: primary.id, duplicateIds: [dup.id] })
+          .expect(409);
         expect(res.body.message).toBe('tickets cannot move right now');
       } finally {
         hooks.unregister('test-failing');
       }
       const still = await t.http.get(`/contacts/${dup.id}`).set(s.headers).expect(200);
-      expect(still.body).toMatchObject({ email: 'dup@example.com', identities: [{ channelType: 'LINE', channelId: 'c', externalId: 'd' }] });
+      expect(still.body).toMatchObject({
+        email: 'dup@example.com',
+        identities: [{ channelType: 'LINE', channelId: 'c', externalId: 'd' }],
+      });
       expect(still.body.notes).toHaveLength(1);
-      expect((await t.http.get(`/contacts/${primary.id}`).set(s.headers).expect(200)).body).toMatchObject({ email: null, identities: [], notes: [] });
+      expect((await t.http.get(`/contacts/${primary.id}`).set(s.headers).expect(200)).body).toMatchObject({
+        email: null,
+        identities: [],
+        notes: [],
+      });
     });
 
     it('answers 404 for unknown, non-UUID or foreign ids and 400 when the primary is among the duplicates', async () => {
@@ -292,11 +348,20 @@ describe('contacts: resolveByIdentity, duplicates and merge', () => {
       const a1 = await create(a, { name: 'A1' });
       const a2 = await create(a, { name: 'A2' });
       const b1 = await create(b, { name: 'B1' });
-      const merge = (s: Session, body: unknown) => t.http.post('/contacts/merge').set(s.headers).send(body as object);
+      const merge = (s: Session, body: unknown) =>
+        t.http
+          .post('/contacts/merge')
+          .set(s.headers)
+          .send(body as object);
 
       const self = await merge(a, { primaryId: a1.id, duplicateIds: [a2.id, a1.id] }).expect(400);
-      expect(self.body).toMatchObject({ code: 'validation_failed', details: [{ field: 'duplicateIds', message: 'must not contain the primary contact' }] });
-      expect((await merge(a, { primaryId: a1.id, duplicateIds: [randomUUID()] }).expect(404)).body.code).toBe('not_found');
+      expect(self.body).toMatchObject({
+        code: 'validation_failed',
+        details: [{ field: 'duplicateIds', message: 'must not contain the primary contact' }],
+      });
+      expect((await merge(a, { primaryId: a1.id, duplicateIds: [randomUUID()] }).expect(404)).body.code).toBe(
+        'not_found',
+      );
       await merge(a, { primaryId: randomUUID(), duplicateIds: [a2.id] }).expect(404);
       await merge(a, { primaryId: 'nope', duplicateIds: [a2.id] }).expect(404);
       await merge(a, { primaryId: a1.id, duplicateIds: ['nope'] }).expect(404);

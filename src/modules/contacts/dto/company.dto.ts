@@ -14,7 +14,12 @@ export class CreateCompanyDto {
   @MaxLength(MAX_NAME_LENGTH)
   readonly name: string;
 
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'example.com', description: 'Lower-cased; unique per workspace' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'example.com',
+    description: 'Lower-cased; unique per workspace',
+  })
   @IsOptional()
   @Transform(trimLower)
   @IsFQDN({ require_tld: true })

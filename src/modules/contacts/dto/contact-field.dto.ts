@@ -23,7 +23,9 @@ export class CreateContactFieldDto {
   @ApiProperty({ example: 'lifetime_value', description: 'snake_case, unique in the workspace; cannot change later' })
   @IsString()
   @MaxLength(64)
-  @Matches(FIELD_KEY_PATTERN, { message: 'key must be snake_case (a-z, 0-9 and single underscores, starting with a letter)' })
+  @Matches(FIELD_KEY_PATTERN, {
+    message: 'key must be snake_case (a-z, 0-9 and single underscores, starting with a letter)',
+  })
   readonly key: string;
 
   @ApiProperty({ example: 'Lifetime value' })
@@ -38,7 +40,10 @@ export class CreateContactFieldDto {
   @IsIn(CUSTOM_FIELD_TYPES)
   readonly type: CustomFieldType;
 
-  @ApiPropertyOptional({ type: [String], description: 'The choices of a SELECT field (required for SELECT, refused otherwise)' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'The choices of a SELECT field (required for SELECT, refused otherwise)',
+  })
   @ValidateIf(isPresent)
   @IsArray()
   @ArrayMaxSize(MAX_FIELD_OPTIONS)
@@ -48,7 +53,10 @@ export class CreateContactFieldDto {
   @MaxLength(200, { each: true })
   readonly options?: string[];
 
-  @ApiPropertyOptional({ default: false, description: 'Contacts created through the API or an import must carry a value' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Contacts created through the API or an import must carry a value',
+  })
   @IsOptional()
   @IsBoolean()
   readonly required?: boolean;

@@ -94,7 +94,8 @@ export class CreateContactDto {
 
   @ApiPropertyOptional({
     type: [ContactIdentityDto],
-    description: 'Channel identities; each may belong to one contact only. On update the list replaces the current one.',
+    description:
+      'Channel identities; each may belong to one contact only. On update the list replaces the current one.',
   })
   @ValidateIf(isPresent)
   @IsArray()
@@ -189,7 +190,12 @@ export class ContactResponse {
 export class ContactNoteResponse {
   @ApiProperty({ format: 'uuid' }) readonly id: string;
   @ApiProperty({ format: 'uuid' }) readonly contactId: string;
-  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'The user; null when written with an API token' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: 'The user; null when written with an API token',
+  })
   readonly authorId: string | null;
   @ApiProperty() readonly text: string;
   @ApiProperty() readonly createdAt: string;

@@ -2,7 +2,8 @@
 export const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 export const trimLower = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;
-export const upper = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim().toUpperCase() : value);
+export const upper = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim().toUpperCase() : value;
 /** Query and form booleans arrive as text. */
 export const toBoolean = ({ value }: { value: unknown }): unknown => {
   if (value === 'true' || value === '1') return true;

@@ -9,7 +9,10 @@ export class MergeContactsDto {
   @IsString()
   readonly primaryId: string;
 
-  @ApiProperty({ type: [String], description: `The contacts merged into the primary and removed (1–${MAX_MERGE_DUPLICATES})` })
+  @ApiProperty({
+    type: [String],
+    description: `The contacts merged into the primary and removed (1–${MAX_MERGE_DUPLICATES})`,
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_MERGE_DUPLICATES)
