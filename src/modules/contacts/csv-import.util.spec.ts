@@ -2,7 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import Papa from 'papaparse';
 import {
   buildColumnMapping,
+  combineImportRows,
   detectDelimiter,
+  missingRequiredFields,
+  parseImportRow,
   guessTarget,
   normalizeHeader,
   parseMappingJson,
@@ -94,5 +97,97 @@ describe('CSV import helpers', () => {
     expect(records.map((r) => r.cells)).toEqual([['a', 'b'], [''], ['x;y', 'z'], ['open;w\n']]);
     expect(records[3]!.error).toMatch(/quote/i);
     expect(records[2]!.error).toBeNull();
+  });
+});
+
+describe('CSV rows to contact values', () => {
+  const rowFields: CustomFieldDefinition[] = [
+    { key: 'plan', type: 'SELECT', options: ['free', 'pro'], required: true },
+    { key: 'seats', type: 'NUMBER', options: [], required: false },
+  ];
+  const columns = [
+    'name',
+    'email',
+    'phone',
+    'company',
+    'tags',
+    'avatarUrl',
+    'customFields.plan',
+    'customFields.seats',
+    null,
+  ] as const;
+
+  it('trims cells, normalises email, phone and tags, converts custom values, ignores unmapped columns', () => {
+    const parsed = parseImportRow(
+      [' Ada ', 'ADA@x.test', '+1 555 0100', 'Acme', 'VIP; lead', 'https://a.test/a.png', 'PRO', '1,024', 'ignored'],
+      columns,
+      rowFields,
+    );
+    expect(parsed).toEqual({
+      kind: 'values',
+      values: {
+        name: 'Ada',
+        email: 'ada@x.test',
+        phone: '+1 555 0100',
+        phoneNormalized: '+15550100',
+        avatarUrl: 'https://a.test/a.png',
+        company: 'Acme',
+        tags: ['vip', 'lead'],
+        customFields: { plan: 'pro', seats: 1024 },
+      },
+    });
+  });
+
+  it('lists every problem of a row, skips rows with nothing identifying, and treats blank cells as no value', () => {
+    expect(parseImportRow(['x', 'bad', 'call', '', '', 'ftp://a', 'gold', 'many'], columns, rowFields)).toEqual({
+      kind: 'error',
+      message:
+        'email "bad" is not a valid email address; phone "call" is not a valid phone number; avatarUrl "ftp://a" is not an http(s) URL; ' +
+        'customFields.plan must be one of: free, pro; customFields.seats must be a number',
+    });
+    expect(parseImportRow(['', '', '', 'Acme', 'tag', '', 'pro', ''], columns, rowFields)).toEqual({ kind: 'skip' });
+    const blank = parseImportRow(['Bo'], columns, rowFields);
+    expect(blank).toEqual({
+      kind: 'values',
+      values: expect.objectContaining({ name: 'Bo', email: null, phone: null, tags: [], customFields: {} }),
+    });
+  });
+
+  it('knows which required fields a new contact lacks', () => {
+    expect(missingRequiredFields({}, rowFields)).toEqual(['plan']);
+    expect(missingRequiredFields({ plan: 'free' }, rowFields)).toEqual([]);
+  });
+
+  it('combines two rows for one contact: the later values win, tags add up', () => {
+    const base = {
+      name: 'A',
+      email: 'a@x.test',
+      phone: '1',
+      phoneNormalized: '1',
+      avatarUrl: null,
+      company: 'C1',
+      tags: ['t1'],
+      customFields: { plan: 'free', seats: 1 },
+    };
+    const later = {
+      name: null,
+      email: null,
+      phone: '+2',
+      phoneNormalized: '+2',
+      avatarUrl: 'https://x',
+      company: null,
+      tags: ['t2', 't1'],
+      customFields: { plan: 'pro' },
+    };
+    expect(combineImportRows(base, later)).toEqual({
+      name: 'A',
+      email: 'a@x.test',
+      phone: '+2',
+      phoneNormalized: '+2',
+      avatarUrl: 'https://x',
+      company: 'C1',
+      tags: ['t1', 't2'],
+      customFields: { plan: 'pro', seats: 1 },
+    });
   });
 });

@@ -308,6 +308,30 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     await t.http.post('/contacts').set(b.headers).send({ name: 'x', companyId: company.body.id }).expect(404);
   });
 
+  it('documents every contacts endpoint in the OpenAPI document', async () => {
+    const doc = await t.http.get('/docs-json').expect(200);
+    const paths: Record<string, Record<string, unknown>> = doc.body.paths;
+    const methods = (path: string) => Object.keys(paths[path] ?? {}).sort();
+    expect(methods('/contacts')).toEqual(['get', 'post']);
+    expect(methods('/contacts/{id}')).toEqual(['delete', 'get', 'put']);
+    expect(methods('/contacts/{id}/notes')).toEqual(['post']);
+    expect(methods('/contacts/duplicates')).toEqual(['get']);
+    expect(methods('/contacts/merge')).toEqual(['post']);
+    expect(methods('/contacts/import')).toEqual(['post']);
+    expect(methods('/contacts/companies')).toEqual(['get', 'post']);
+    expect(methods('/contacts/fields')).toEqual(['get', 'post']);
+    expect(methods('/contacts/fields/{id}')).toEqual(['delete', 'put']);
+    expect(Object.keys(doc.body.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'ContactResponse',
+        'CreateContactDto',
+        'ContactFieldResponse',
+        'CompanyResponse',
+        'ImportContactsResponse',
+      ]),
+    );
+  });
+
   it('enforces permissions: agents view and manage but cannot import, merge or change fields', async () => {
     const admin = await signupWorkspace(t);
     const agent = await addMember(t, admin, 'AGENT');
