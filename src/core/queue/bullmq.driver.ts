@@ -128,14 +128,13 @@ export class BullMqDriver {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      this.workers.map((worker) => {
-        const client = worker as unknown as { getBackend?: () => { client?: { status?: string } } };
-        const status = client.getBackend?.().client?.status;
-        return worker.close(status !== undefined && status !== 'ready');
-      }),
-    );
-    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+    // worker.close() waits forever while Redis is down (STACK.md): force it then, and bound it anyway.
+    const redisDown = this.producer.status !== 'ready' || this.connections.some((c) => c.status !== 'ready');
+    const closing = Promise.all([
+      ...this.workers.map((worker) => worker.close(redisDown)),
+      ...[...this.queues.values()].map((queue) => queue.close()),
+    ]).catch(() => undefined);
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     this.producer.disconnect();
     for (const connection of this.connections) connection.disconnect();
   }

@@ -58,9 +58,9 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
     return this.bull?.ready() ? 'redis' : 'inline';
   }
 
-  /** Whether BullMQ was wired at boot (REDIS_URL set and answering). */
+  /** Whether REDIS_URL is set (whether or not Redis answers). */
   get redisConfigured(): boolean {
-    return this.bull !== null;
+    return this.config.redis.url !== null && this.config.role !== 'cli';
   }
 
   async beforeApplicationShutdown(): Promise<void> {

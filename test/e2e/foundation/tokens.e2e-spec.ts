@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
-import { apiToken, signupWorkspace } from '../../utils/sessions';
+import { addMember, apiToken, signupWorkspace } from '../../utils/sessions';
 
 describe('API tokens', () => {
   let t: TestApp;
@@ -110,7 +110,6 @@ describe('API tokens', () => {
 
   it('is off limits to agents', async () => {
     const admin = await signupWorkspace(t);
-    const { addMember } = await import('../../utils/sessions');
     const agent = await addMember(t, admin, 'AGENT');
     const res = await t.http.get('/developer/tokens').set(agent.headers).expect(403);
     expect(res.body.code).toBe('forbidden');
