@@ -147,8 +147,13 @@ export class MockPlatform {
       const method = telegram[2];
       if (telegram[1] === 'bad-token')
         return { status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } };
-      if (method === 'getMe')
-        return ok({ ok: true, result: { id: 7001, is_bot: true, first_name: 'Shop Bot', username: 'shop_bot' } });
+      if (method === 'getMe') {
+        const botId = 7_000_000 + (hash(telegram[1]!) % 1_000_000);
+        return ok({
+          ok: true,
+          result: { id: botId, is_bot: true, first_name: 'Shop Bot', username: `shop_${botId}_bot` },
+        });
+      }
       if (method === 'setWebhook' || method === 'deleteWebhook')
         return ok({ ok: true, result: true, description: 'Webhook was set' });
       if (method === 'sendMessage' || method === 'sendPhoto') {
@@ -162,7 +167,11 @@ export class MockPlatform {
     if (p === '/line/v2/bot/info') {
       return r.headers.authorization === 'Bearer bad-token'
         ? { status: 401, body: { message: 'Authentication failed' } }
-        : ok({ userId: 'Ubot0000000000000000000000000001', basicId: '@shop', displayName: 'Shop on LINE' });
+        : ok({
+            userId: `Ubot${hash(String(r.headers.authorization)).toString(16).padStart(8, '0')}`,
+            basicId: '@shop',
+            displayName: 'Shop on LINE',
+          });
     }
     if (p === '/line/v2/bot/message/reply' || p === '/line/v2/bot/message/push')
       return ok({ sentMessages: [{ id: `${n}`, quoteToken: 'q' }] });
@@ -172,6 +181,13 @@ export class MockPlatform {
     if (p.startsWith('/custom/')) return ok({ ok: true });
     return { status: 404, body: { error: 'not mocked', path: p } };
   }
+}
+
+/** A stable number per string (bot ids per token). */
+function hash(value: string): number {
+  let h = 0;
+  for (const ch of value) h = (Math.imul(h, 31) + ch.charCodeAt(0)) >>> 0;
+  return h;
 }
 
 function ok(body: unknown): Reply {
