@@ -262,24 +262,35 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
     return rows;
   }
 
-  /** Oldest contact id per email, for these lower-cased emails. */
+  /**
+   * Oldest contact id per email, for these lower-cased emails. One index probe per key (LATERAL …
+   * LIMIT 1): right after a bulk import the table has no fresh statistics, and a plain `= ANY(…)`
+   * was planned as a scan of the whole workspace per batch.
+   */
   async findIdsByEmails(emails: readonly string[]): Promise<Map<string, string>> {
     if (emails.length === 0) return new Map();
     const rows: { k: string; id: string }[] = await this.repo.query(
-      `SELECT DISTINCT ON (email) email AS k, id FROM contacts
-       WHERE workspace_id = $1 AND email = ANY($2::text[]) ORDER BY email, created_at, id`,
+      `SELECT k.value AS k, m.id FROM unnest($2::text[]) AS k(value)
+       CROSS JOIN LATERAL (
+         SELECT c.id FROM contacts c
+         WHERE c.workspace_id = $1 AND c.email IS NOT NULL AND c.email = k.value
+         ORDER BY c.created_at, c.id LIMIT 1
+       ) m`,
       [this.workspaceId, [...new Set(emails)]],
     );
     return new Map(rows.map((r) => [r.k, r.id]));
   }
 
-  /** Oldest contact id per phone, for these digit strings. */
+  /** Oldest contact id per phone, for these digit strings (one index probe per key, as above). */
   async findIdsByPhoneDigits(digits: readonly string[]): Promise<Map<string, string>> {
     if (digits.length === 0) return new Map();
     const rows: { k: string; id: string }[] = await this.repo.query(
-      `SELECT DISTINCT ON (ltrim(phone_normalized, '+')) ltrim(phone_normalized, '+') AS k, id FROM contacts
-       WHERE workspace_id = $1 AND ltrim(phone_normalized, '+') = ANY($2::text[])
-       ORDER BY ltrim(phone_normalized, '+'), created_at, id`,
+      `SELECT k.value AS k, m.id FROM unnest($2::text[]) AS k(value)
+       CROSS JOIN LATERAL (
+         SELECT c.id FROM contacts c
+         WHERE c.workspace_id = $1 AND c.phone_normalized IS NOT NULL AND ltrim(c.phone_normalized, '+') = k.value
+         ORDER BY c.created_at, c.id LIMIT 1
+       ) m`,
       [this.workspaceId, [...new Set(digits)]],
     );
     return new Map(rows.map((r) => [r.k, r.id]));
