@@ -48,6 +48,16 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     );
   }
 
+  /** SLA module: the due times of the policy that applies to this conversation (null clears them). */
+  async setDueDates(id: string, firstResponseDueAt: Date | null, resolutionDueAt: Date | null): Promise<void> {
+    if (!isUuid(id)) return;
+    await this.tx.manager.query(
+      `UPDATE conversations SET first_response_due_at = $3, resolution_due_at = $4, updated_at = now()
+        WHERE workspace_id = $1 AND id = $2`,
+      [this.workspaceId, id, firstResponseDueAt, resolutionDueAt],
+    );
+  }
+
   /** Takes the fresh reply token (one use) or null. */
   async claimReplyToken(id: string): Promise<string | null> {
     if (!isUuid(id)) return null;

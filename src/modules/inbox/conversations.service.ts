@@ -51,6 +51,17 @@ export class ConversationsService {
     throw AppException.notFound('Conversation');
   }
 
+  /**
+   * For the SLA module: writes the due times of the policy that applies (`firstResponseDueAt`,
+   * `resolutionDueAt`). Joins the caller's transaction (the inbound pipeline's SLA stage).
+   */
+  applySla(
+    conversationId: string,
+    due: { firstResponseDueAt: Date | null; resolutionDueAt: Date | null },
+  ): Promise<void> {
+    return this.conversations.setDueDates(conversationId, due.firstResponseDueAt, due.resolutionDueAt);
+  }
+
   async contactName(ctx: TenantContext, contactId: string): Promise<string | null> {
     try {
       return (await this.contacts.get(ctx, contactId)).name;
