@@ -65,7 +65,8 @@ export class BullMqDriver {
     const job = this.registry.get(name);
     const envelope: Envelope = { payload: data, backoffMs: options.backoffMs };
     const add = this.queue(job.queue).add(name, envelope, {
-      jobId: options.jobId,
+      // BullMQ refuses ':' in custom ids (its key separator).
+      jobId: options.jobId?.replaceAll(':', '_'),
       delay: options.delayMs,
       attempts: Math.max(1, options.attempts ?? 1),
       backoff: { type: 'schedule' },
