@@ -22,6 +22,8 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
   private readonly logger = new Logger('Jobs');
   readonly inline: InlineDriver;
   private bull: BullMqDriver | null = null;
+  /** Jobs Redis did not accept and that ran in-process instead (visible for tests and diagnostics). */
+  fallbacks = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,6 +50,7 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
         await this.bull.enqueue(name, data, options);
         return;
       } catch (error) {
+        this.fallbacks++;
         this.logger.warn({ job: name, err: (error as Error).message }, 'Redis unavailable: running job in-process');
       }
     }

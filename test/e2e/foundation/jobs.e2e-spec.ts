@@ -66,7 +66,7 @@ describe('job backends', () => {
     const health = await t.http.get('/health').expect(200);
     expect(health.body.info.queue).toEqual({ status: 'up', backend: 'redis' });
     await expectTokenTouched(t);
-    expect(t.app.get(JobQueueService).inline.size).toBe(0);
+    expect(t.app.get(JobQueueService).fallbacks).toBe(0);
   });
 
   const binary = redisServerBinary();
@@ -86,6 +86,7 @@ describe('job backends', () => {
     }, 5_000);
     const started = Date.now();
     await expectTokenTouched(t);
+    expect(t.app.get(JobQueueService).fallbacks).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
