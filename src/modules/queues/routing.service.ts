@@ -30,7 +30,7 @@ export class RoutingService {
       const available = (await this.routing.onlineMembers(queueId)).filter(
         (m) => m.openConversations < m.maxConversations,
       );
-      const chosen = choose(queue, available);
+      const chosen = chooseAgent(queue, available);
       if (!chosen) return null;
       await this.routing.recordAssignment(queueId, chosen);
       return chosen;
@@ -77,7 +77,8 @@ export class RoutingService {
   }
 }
 
-function choose(queue: LockedQueue, available: readonly RoutingCandidate[]): string | null {
+/** The pick among available members (exported for unit tests). */
+export function chooseAgent(queue: LockedQueue, available: readonly RoutingCandidate[]): string | null {
   if (available.length === 0) return null;
   if (queue.strategy === 'ROUND_ROBIN') {
     const pointer = queue.lastAssignedUserId ?? '';
