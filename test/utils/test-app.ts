@@ -63,6 +63,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: outer.TEST_LOG_LEVEL ?? 'silent',
     QUEUE_PREFIX: `sis-test-${randomBytes(4).toString('hex')}`,
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+    // Tests sign up a fresh workspace per case from one IP.
+    SIGNUP_RATE_LIMIT: '100000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(outer.REDIS_URL ? { REDIS_URL: outer.REDIS_URL } : {}),
     ...options.env,

@@ -19,6 +19,7 @@ export interface AppConfig {
     readonly jwtExpiresInSeconds: number;
     readonly signupEnabled: boolean;
     readonly loginRateLimit: { readonly points: number; readonly durationSeconds: number };
+    readonly signupRateLimit: { readonly points: number; readonly durationSeconds: number };
   };
   readonly encryptionKey: Buffer;
   readonly bootstrap: {
@@ -130,6 +131,7 @@ export function loadConfig(env: Env): AppConfig {
   const poolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
   const jwtExpiresInSeconds = int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600);
   const signupEnabled = bool('SIGNUP_ENABLED', true);
+  const signupRateLimit = { points: int('SIGNUP_RATE_LIMIT', 10, 1, 1_000_000), durationSeconds: 3600 };
   const loginRateLimit = {
     points: int('LOGIN_RATE_LIMIT', 10, 1, 100000),
     durationSeconds: int('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
@@ -170,7 +172,7 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     db: { url: databaseUrl, migrationsRun, poolSize },
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
-    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit },
+    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit },
     encryptionKey,
     bootstrap: {
       adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@example.com').toLowerCase(),

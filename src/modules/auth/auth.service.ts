@@ -38,7 +38,7 @@ export class AuthService {
   /** A STARTER workspace with the caller as its ADMIN; returns the login response. */
   async signup(dto: SignupDto, ip: string): Promise<LoginResponse> {
     if (!this.config.auth.signupEnabled) throw AppException.forbidden('Sign-up is disabled on this server');
-    await this.limiter.consume('signup', { points: this.config.auth.loginRateLimit.points, durationSeconds: 3600 }, ip);
+    await this.limiter.consume('signup', this.config.auth.signupRateLimit, ip);
     const user = await this.tx.run(async () => {
       const created = await this.users.create({ email: dto.email, name: dto.name, password: dto.password });
       await this.workspaces.create({ name: dto.workspaceName, plan: 'STARTER', ownerId: created.id });
