@@ -103,3 +103,22 @@ describe('sign-up switched off', () => {
     expect(res.body.code).toBe('forbidden');
   });
 });
+
+describe('sign-up rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SIGNUP_RATE_LIMIT: '2' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('allows SIGNUP_RATE_LIMIT sign-ups an hour per IP', async () => {
+    const body = (n: number) => ({ workspaceName: `W${n}`, name: 'N', email: `n${n}@rate.test`, password: 'password-123' });
+    await t.http.post('/auth/signup').send(body(1)).expect(201);
+    await t.http.post('/auth/signup').send(body(2)).expect(201);
+    const limited = await t.http.post('/auth/signup').send(body(3)).expect(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
+  });
+});
