@@ -69,7 +69,11 @@ class Api {
   async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
     const res = await fetch(`${this.base}${path}`, {
       method,
-      headers: { ...this.headers, ...headers, ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...this.headers,
+        ...headers,
+        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
     });
     const text = await res.text();
@@ -80,7 +84,7 @@ class Api {
 
 async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_GC ? ['--expose-gc'] : []), 'dist/src/main.js'], {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -111,7 +115,10 @@ function buildCsv(rows: number): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-async function mockShop(products: number, pageSize: number): Promise<{ server: Server; url: string; requests: () => number }> {
+async function mockShop(
+  products: number,
+  pageSize: number,
+): Promise<{ server: Server; url: string; requests: () => number }> {
   let requests = 0;
   const catalogue = Array.from({ length: products }, (_, i) => ({
     id: `site-${i + 1}`,
@@ -131,7 +138,11 @@ async function mockShop(products: number, pageSize: number): Promise<{ server: S
     res.end(JSON.stringify({ items: catalogue.slice((page - 1) * pageSize, page * pageSize) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/products?page={page}`, requests: () => requests };
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/products?page={page}`,
+    requests: () => requests,
+  };
 }
 
 async function waitRun(api: Api, websiteId: string, runId: string): Promise<Json> {
@@ -170,7 +181,10 @@ async function main(): Promise<void> {
   };
   const { child, base } = await startService(env);
   const pid = child.pid!;
-  const results: Record<string, unknown> = { engine: databaseUrl ? 'postgresql' : 'embedded PGlite', jobs: process.env.REDIS_URL ? 'redis' : 'inline' };
+  const results: Record<string, unknown> = {
+    engine: databaseUrl ? 'postgresql' : 'embedded PGlite',
+    jobs: process.env.REDIS_URL ? 'redis' : 'inline',
+  };
   const shop = await mockShop(SITE_PRODUCTS, SITE_PAGE_SIZE);
   try {
     const api = new Api(base);
@@ -252,7 +266,11 @@ async function main(): Promise<void> {
     };
 
     // 3. Website sync: 10,000 products over 100 pages (+ the empty page that ends the list).
-    const website = await api.call('POST', '/catalog/websites', { name: 'Bench shop', url: shop.url, intervalMinutes: 1440 });
+    const website = await api.call('POST', '/catalog/websites', {
+      name: 'Bench shop',
+      url: shop.url,
+      intervalMinutes: 1440,
+    });
     const syncs: Json[] = [];
     for (const label of ['first (creates)', 'second (unchanged)']) {
       start = process.hrtime.bigint();

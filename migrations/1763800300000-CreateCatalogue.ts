@@ -119,7 +119,7 @@ export class CreateCatalogue1763800300000 implements MigrationInterface {
         workspace_id uuid NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
         created_by uuid,
         filename text,
-        content text,
+        content_gzip bytea,
         delimiter text NOT NULL,
         headers text[] NOT NULL,
         mapping jsonb NOT NULL,

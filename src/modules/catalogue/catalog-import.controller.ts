@@ -14,6 +14,7 @@ import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { CatalogImportService, IMPORT_LIMITS, type UploadedCsv } from './catalog-import.service';
+import { GzipUploadStorage } from './csv/csv-reader.util';
 import {
   ImportCommitDto,
   ImportCommitResponse,
@@ -40,7 +41,12 @@ export class CatalogImportController {
   @Post('preview')
   @RequirePermission('catalog.manage')
   @HttpCode(201)
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 1, fields: 5 } }))
+  @UseInterceptors(
+    FileInterceptor('file', {
+      storage: new GzipUploadStorage(),
+      limits: { fileSize: IMPORT_LIMITS.maxFileBytes, files: 1, fields: 5 },
+    }),
+  )
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {

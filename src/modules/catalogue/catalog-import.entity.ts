@@ -18,9 +18,9 @@ export class CatalogImportEntity {
   @Column('text', { nullable: true })
   filename: string | null;
 
-  /** The decoded file (BOM removed); erased once committed. */
-  @Column('text', { nullable: true, select: false })
-  content: string | null;
+  /** The decoded file (BOM removed), gzip-compressed (a 24 MB CSV stores as ~3 MB); erased once committed. */
+  @Column('bytea', { nullable: true, select: false })
+  contentGzip: Buffer | null;
 
   @Column('text')
   delimiter: string;

@@ -6,7 +6,13 @@ import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { renderItemForAgent } from './agent-text.util';
 import { CatalogImportsRepository } from './catalog-imports.repository';
 import { CatalogItemsRepository, type ImportRow } from './catalog-items.repository';
-import { decodeCsv, detectDelimiter, readCsvRecords, resolveHeaders } from './csv/csv-reader.util';
+import {
+  type StoredCsv,
+  detectDelimiter,
+  readCsvRecords,
+  readStoredSample,
+  resolveHeaders,
+} from './csv/csv-reader.util';
 import {
   IMPORT_FIELDS,
   type ImportField,
@@ -59,8 +65,8 @@ interface Analysis {
   readonly raggedRows: number;
 }
 
-export interface UploadedCsv {
-  readonly buffer: Buffer;
+/** The uploaded file as GzipUploadStorage leaves it. */
+export interface UploadedCsv extends StoredCsv {
   readonly originalname?: string;
 }
 
@@ -94,22 +100,21 @@ export class CatalogImportService {
     mappingJson: string | undefined,
   ): Promise<ImportPreviewResponse> {
     if (!file) throw AppException.field('file', 'is required (multipart field "file")');
-    if (file.buffer.length > IMPORT_LIMITS.maxFileBytes) throw this.tooLarge();
-    const text = decodeCsv(file.buffer);
-    const delimiter = detectDelimiter(text);
-    const header = await this.readHeader(text, delimiter);
+    if (file.size > IMPORT_LIMITS.maxFileBytes) throw this.tooLarge();
+    const delimiter = detectDelimiter(await readStoredSample(file.gzip));
+    const header = await this.readHeader(file.gzip, delimiter);
     const { headers, renamed } = resolveHeaders(header.cells);
     if (headers.length > IMPORT_LIMITS.maxColumns)
       throw AppException.field('file', `has more than ${IMPORT_LIMITS.maxColumns} columns`);
     const override = mappingJson === undefined || mappingJson.trim() === '' ? {} : this.parseMappingJson(mappingJson);
     const mapping = this.applyMapping(headers, guessMapping(headers), override);
-    const analysis = await this.analyse(text, delimiter, headers, mapping);
+    const analysis = await this.analyse(file.gzip, delimiter, headers, mapping);
     if (analysis.totalRows === 0) throw AppException.field('file', 'has a header but no products');
     const expiresAt = new Date(Date.now() + IMPORT_LIMITS.sessionTtlMs);
     const session = await this.imports.insert({
       createdBy: ctx.actor.userId,
       filename: file.originalname ?? null,
-      content: text,
+      contentGzip: file.gzip,
       delimiter,
       headers,
       mapping,
@@ -128,9 +133,9 @@ export class CatalogImportService {
   ): Promise<ImportPreviewResponse> {
     const session = await this.imports.findLiveWithContent(importId);
     if (!session) throw AppException.notFound('Import');
-    if (session.status !== 'READY' || session.content === null) throw this.notReady(session.status);
+    if (session.status !== 'READY' || session.contentGzip === null) throw this.notReady(session.status);
     const mapping = this.applyMapping(session.headers, session.mapping, override);
-    const analysis = await this.analyse(session.content, session.delimiter, session.headers, mapping);
+    const analysis = await this.analyse(session.contentGzip, session.delimiter, session.headers, mapping);
     const expiresAt = new Date(Date.now() + IMPORT_LIMITS.sessionTtlMs);
     await this.imports.updateById(session.id, { mapping, expiresAt });
     return this.previewResponse(session.id, session.headers, mapping, session.delimiter, analysis, expiresAt, []);
@@ -154,7 +159,7 @@ export class CatalogImportService {
     try {
       const mapping = this.applyMapping(claimed.headers, claimed.mapping, override ?? {});
       this.assertMatchable(mapping);
-      const result = await this.write(claimed.content, claimed.delimiter, claimed.headers, mapping);
+      const result = await this.write(claimed.contentGzip, claimed.delimiter, claimed.headers, mapping);
       const response: ImportCommitResponse = { importId: claimed.id, ...result };
       await this.imports.finishCommit(claimed.id, mapping, { ...response, errors: response.errors.slice(0, 100) });
       return response;
@@ -165,7 +170,7 @@ export class CatalogImportService {
   }
 
   private async write(
-    text: string,
+    stored: Buffer,
     delimiter: string,
     headers: readonly string[],
     mapping: ImportMapping,
@@ -192,7 +197,7 @@ export class CatalogImportService {
       updated += outcome.updated;
       for (const row of outcome.namelessRows) report(row, 'matches no product and has no name to create one with');
     };
-    for await (const record of this.dataRecords(text, delimiter)) {
+    for await (const record of this.dataRecords(stored, delimiter)) {
       totalRows++;
       const built = buildImportRow(record.cells, record.row, plan);
       if (!built.ok) {
@@ -210,7 +215,7 @@ export class CatalogImportService {
   }
 
   private async analyse(
-    text: string,
+    stored: Buffer,
     delimiter: string,
     headers: readonly string[],
     mapping: ImportMapping,
@@ -221,7 +226,7 @@ export class CatalogImportService {
     let totalRows = 0;
     let errorCount = 0;
     let raggedRows = 0;
-    for await (const record of this.dataRecords(text, delimiter)) {
+    for await (const record of this.dataRecords(stored, delimiter)) {
       totalRows++;
       if (totalRows > IMPORT_LIMITS.maxRows) throw this.tooLarge();
       if (record.cells.length !== headers.length) raggedRows++;
@@ -298,9 +303,9 @@ export class CatalogImportService {
   }
 
   /** The records below the header (the header is the first non-blank record). */
-  private async *dataRecords(text: string, delimiter: string): AsyncGenerator<{ row: number; cells: string[] }> {
+  private async *dataRecords(stored: Buffer, delimiter: string): AsyncGenerator<{ row: number; cells: string[] }> {
     let headerSeen = false;
-    for await (const record of readCsvRecords(text, delimiter)) {
+    for await (const record of readCsvRecords(stored, delimiter)) {
       if (!headerSeen) {
         headerSeen = true;
         continue;
@@ -309,8 +314,8 @@ export class CatalogImportService {
     }
   }
 
-  private async readHeader(text: string, delimiter: string): Promise<{ row: number; cells: string[] }> {
-    for await (const record of readCsvRecords(text.slice(0, 1024 * 1024), delimiter)) return record;
+  private async readHeader(stored: Buffer, delimiter: string): Promise<{ row: number; cells: string[] }> {
+    for await (const record of readCsvRecords(stored, delimiter)) return record;
     throw AppException.field('file', 'is empty');
   }
 

@@ -9,7 +9,7 @@ import { queryRows } from './sql.util';
 /** A session claimed for commit: what the commit needs, read in the same statement that claimed it. */
 export interface ClaimedImport {
   readonly id: string;
-  readonly content: string;
+  readonly contentGzip: Buffer;
   readonly delimiter: string;
   readonly headers: string[];
   readonly mapping: ImportMapping;
@@ -26,7 +26,7 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
   async findLiveWithContent(id: string): Promise<CatalogImportEntity | null> {
     if (!isUuid(id)) return null;
     return this.scopedQuery()
-      .addSelect('imp.content')
+      .addSelect('imp.contentGzip')
       .andWhere('imp.id = :id', { id })
       .andWhere('imp.expires_at > now()')
       .getOne();
@@ -43,7 +43,7 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
     if (!isUuid(id)) return null;
     const rows = await queryRows<{
       id: string;
-      content: string;
+      content_gzip: Buffer;
       delimiter: string;
       headers: string[];
       mapping: ImportMapping;
@@ -52,14 +52,14 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
       this.tx.manager,
       `UPDATE catalog_imports SET status = 'COMMITTING', expires_at = GREATEST(expires_at, $3), updated_at = now()
        WHERE workspace_id = $1 AND id = $2 AND status = 'READY' AND expires_at > now()
-       RETURNING id, content, delimiter, headers, mapping, total_rows`,
+       RETURNING id, content_gzip, delimiter, headers, mapping, total_rows`,
       [this.workspaceId, id, expiresAt],
     );
     const row = rows[0];
     if (!row) return null;
     return {
       id: row.id,
-      content: row.content,
+      contentGzip: row.content_gzip,
       delimiter: row.delimiter,
       headers: row.headers,
       mapping: row.mapping,
@@ -70,7 +70,7 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
   /** COMMITTED: the file is erased, the result kept until the session expires. */
   async finishCommit(id: string, mapping: ImportMapping, result: Record<string, unknown>): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE catalog_imports SET status = 'COMMITTED', content = NULL, mapping = $3::jsonb, result = $4::jsonb, updated_at = now()
+      `UPDATE catalog_imports SET status = 'COMMITTED', content_gzip = NULL, mapping = $3::jsonb, result = $4::jsonb, updated_at = now()
        WHERE workspace_id = $1 AND id = $2`,
       [this.workspaceId, id, JSON.stringify(mapping), JSON.stringify(result)],
     );

@@ -79,7 +79,7 @@ export class CatalogWebsiteRunsRepository extends WorkspaceScopedRepository<Cata
 
   async finish(id: string, outcome: RunOutcome): Promise<void> {
     await this.tx.manager.query(
-      `UPDATE catalog_website_runs SET status = $3, finished_at = now(), pages = $4, fetched = $5, created = $6, updated = $7,
+      `UPDATE catalog_website_runs SET status = $3, finished_at = clock_timestamp(), pages = $4, fetched = $5, created = $6, updated = $7,
          off_sale = $8, restored = $9, unchanged = $10, message = $11
        WHERE workspace_id = $1 AND id = $2 AND status = 'RUNNING'`,
       [

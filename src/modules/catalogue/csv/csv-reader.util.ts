@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
-import { Readable } from 'node:stream';
+import { Readable, Writable, pipeline } from 'node:stream';
+import { createGunzip, createGzip } from 'node:zlib';
 import { AppException } from 'src/core/errors/app.exception';
 
 /** One record of the file with the row number a spreadsheet shows for it (header = 1 in a plain file). */
@@ -8,25 +9,83 @@ export interface CsvRecord {
   readonly cells: string[];
 }
 
-/** Characters handed to the streaming parser at a time (keeps the parsed rows in flight small). */
-const CHUNK_CHARS = 256 * 1024;
+/** An upload as the import keeps it: gzip-compressed while it streams in (CSV shrinks about 8×). */
+export interface StoredCsv {
+  readonly gzip: Buffer;
+  /** Bytes uploaded (before compression). */
+  readonly size: number;
+}
+
 const DELIMITER_SAMPLE_CHARS = 64 * 1024;
 
-/** UTF-8 with or without BOM; anything else (or a binary file) is refused with 400. */
-export function decodeCsv(buffer: Buffer): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buffer);
-  } catch {
-    throw AppException.field('file', 'is not UTF-8 text (save the spreadsheet as "CSV UTF-8")');
+interface UploadingFile {
+  readonly stream: Readable;
+}
+
+/**
+ * Multer storage engine: compresses the upload as it arrives, so a 50 MB file never sits in memory
+ * (multer's memory storage would hold it, plus a concatenated copy). Multer merges `{gzip, size}`
+ * into the uploaded file object; its `limits.fileSize` still applies (→ 413).
+ */
+export class GzipUploadStorage {
+  _handleFile(_req: unknown, file: UploadingFile, callback: (error: Error | null, info?: StoredCsv) => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    file.stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+    });
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done): void {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    pipeline(file.stream, createGzip({ level: 6 }), sink, (error) => {
+      if (error) callback(error);
+      else callback(null, { gzip: Buffer.concat(chunks), size });
+    });
   }
-  if (text.includes('\u0000')) throw AppException.field('file', 'is not a text file');
-  return text;
+
+  _removeFile(_req: unknown, _file: unknown, callback: (error: Error | null) => void): void {
+    callback(null);
+  }
+}
+
+/**
+ * The stored upload as UTF-8 text, chunk by chunk: BOM removed, invalid UTF-8 or a binary file
+ * refused with 400 (whenever in the file it shows up).
+ */
+export async function* decodeStoredCsv(stored: Buffer): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const gunzip = Readable.from([stored]).pipe(createGunzip());
+  const decode = (bytes?: Buffer): string => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+    } catch {
+      throw AppException.field('file', 'is not UTF-8 text (save the spreadsheet as "CSV UTF-8")');
+    }
+  };
+  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+    const text = decode(chunk);
+    if (text.includes('\u0000')) throw AppException.field('file', 'is not a text file');
+    if (text) yield text;
+  }
+  const rest = decode();
+  if (rest) yield rest;
+}
+
+/** The first `chars` characters of the stored upload (for guessing the delimiter). */
+export async function readStoredSample(stored: Buffer, chars = DELIMITER_SAMPLE_CHARS): Promise<string> {
+  let sample = '';
+  for await (const text of decodeStoredCsv(stored)) {
+    sample += text;
+    if (sample.length >= chars) break;
+  }
+  return sample.slice(0, chars);
 }
 
 /** The delimiter papaparse's guesser picks from the start of the file (`,` `;` tab `|`), `,` when unsure. */
-export function detectDelimiter(text: string): string {
-  const sample = text.slice(0, DELIMITER_SAMPLE_CHARS);
+export function detectDelimiter(sample: string): string {
   const guessed = Papa.parse<string[]>(sample, { preview: 20, delimitersToGuess: [',', ';', '\t', '|'] }).meta
     .delimiter;
   return guessed || ',';
@@ -36,26 +95,27 @@ function isBlank(cells: readonly string[]): boolean {
   return cells.every((cell) => cell.trim() === '');
 }
 
-function* chunksOf(text: string): Generator<string> {
-  for (let start = 0; start < text.length; start += CHUNK_CHARS) yield text.slice(start, start + CHUNK_CHARS);
-}
-
 /**
- * Every non-blank record, streamed with back-pressure (a 100,000-row file is never held as rows).
- * Row numbers count records, blank ones included, like a spreadsheet does, so `row` is the line
- * number the user sees (a quoted cell spanning lines is still one row).
+ * Every non-blank record of the stored upload, streamed end to end (gunzip → UTF-8 → papaparse)
+ * with back-pressure: a 100,000-row file is never held as text or as rows. Row numbers count
+ * records, blank ones included, like a spreadsheet does, so `row` is the row the user sees (a quoted
+ * cell spanning lines is still one row).
  */
-export async function* readCsvRecords(text: string, delimiter: string): AsyncGenerator<CsvRecord> {
+export async function* readCsvRecords(stored: Buffer, delimiter: string): AsyncGenerator<CsvRecord> {
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter, skipEmptyLines: false });
-  const source = Readable.from(chunksOf(text), { objectMode: false });
+  const source = Readable.from(decodeStoredCsv(stored), { objectMode: false });
   source.on('error', (error: Error) => parser.destroy(error));
   source.pipe(parser);
   let row = 0;
-  for await (const record of parser as AsyncIterable<unknown>) {
-    row++;
-    if (!Array.isArray(record)) continue;
-    const cells = record.map((cell) => (typeof cell === 'string' ? cell : String(cell)));
-    if (!isBlank(cells)) yield { row, cells };
+  try {
+    for await (const record of parser as AsyncIterable<unknown>) {
+      row++;
+      if (!Array.isArray(record)) continue;
+      const cells = record.map((cell) => (typeof cell === 'string' ? cell : String(cell)));
+      if (!isBlank(cells)) yield { row, cells };
+    }
+  } finally {
+    source.destroy();
   }
 }
 
