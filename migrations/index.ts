@@ -4,6 +4,7 @@ import { CreateChannels1763800200000 } from './1763800200000-CreateChannels';
 import { CreateRouting1763800200100 } from './1763800200100-CreateRouting';
 import { CreateInbox1763800200200 } from './1763800200200-CreateInbox';
 import { CreateCatalogue1763800300000 } from './1763800300000-CreateCatalogue';
+import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsAndSla';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CreateRouting1763800200100,
   CreateInbox1763800200200,
   CreateCatalogue1763800300000,
+  CreateTicketsAndSla1763800400000,
 ];

@@ -23,6 +23,8 @@ import { ContactsModule } from 'src/modules/contacts/contacts.module';
 import { DeveloperModule } from 'src/modules/developer/developer.module';
 import { PermissionsModule } from 'src/modules/permissions/permissions.module';
 import { QueuesModule } from 'src/modules/queues/queues.module';
+import { SlaModule } from 'src/modules/sla';
+import { TicketsModule } from 'src/modules/tickets';
 import { UsersModule } from 'src/modules/users/users.module';
 import { WorkspacesModule } from 'src/modules/workspaces/workspaces.module';
 
@@ -38,6 +40,8 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   ContactsModule,
   ChannelsModule,
   InboxModule,
+  SlaModule,
+  TicketsModule,
 ];
 
 @Module({})

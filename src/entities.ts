@@ -14,6 +14,11 @@ import { MessageEntity } from 'src/modules/inbox/message.entity';
 import { ApiTokenEntity } from 'src/modules/developer/api-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { RolePermissionEntity } from 'src/modules/permissions/role-permission.entity';
+import { ConversationSlaEntity } from 'src/modules/sla/conversation-sla.entity';
+import { SlaPolicyEntity } from 'src/modules/sla/sla-policy.entity';
+import { TicketCommentEntity } from 'src/modules/tickets/ticket-comment.entity';
+import { TicketSettingsEntity } from 'src/modules/tickets/ticket-settings.entity';
+import { TicketEntity } from 'src/modules/tickets/ticket.entity';
 import { AgentStatusEntity } from 'src/modules/queues/agent-status.entity';
 import { PresenceIntervalEntity } from 'src/modules/queues/presence-interval.entity';
 import { QueueMemberEntity } from 'src/modules/queues/queue-member.entity';
@@ -45,4 +50,9 @@ export const ENTITIES = [
   CatalogWebsiteEntity,
   CatalogWebsiteRunEntity,
   CatalogImportEntity,
+  TicketEntity,
+  TicketCommentEntity,
+  TicketSettingsEntity,
+  SlaPolicyEntity,
+  ConversationSlaEntity,
 ];

@@ -1,0 +1,72 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { EventBus } from 'src/core/events/event-bus';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { type SlaBreach, SlaBreachSweepRepository } from './sla-breach-sweep.repository';
+import { SLA_CHECK_BATCH, SLA_CHECK_INTERVAL_MS, SLA_TARGETS } from './sla.constants';
+
+/** Rounds per tick and target: a backlog larger than this waits for the next tick. */
+const MAX_ROUNDS = 20;
+
+/**
+ * The SLA breach timer. `@Interval` only fires in the `all` and `worker` roles (ScheduleModule is
+ * imported there only). Each tick settles every target whose due time passed — once, claimed with
+ * FOR UPDATE SKIP LOCKED, so several workers never check (or publish) the same one — and publishes
+ * `sla.breached` for each breach, in its workspace's context and in the transaction that marks it.
+ */
+@Injectable()
+export class SlaBreachScheduler {
+  private readonly logger = new Logger('SlaBreaches');
+  private ticking = false;
+
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly sweeps: SlaBreachSweepRepository,
+    private readonly bus: EventBus,
+  ) {}
+
+  @Interval(SLA_CHECK_INTERVAL_MS)
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.checkBreaches();
+    } catch (error) {
+      this.logger.error({ err: error }, 'SLA breach check failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** One check of every due target (exposed for tests and operators); returns the breaches published. */
+  async checkBreaches(): Promise<SlaBreach[]> {
+    const published: SlaBreach[] = [];
+    for (const target of SLA_TARGETS) {
+      for (let round = 0; round < MAX_ROUNDS; round++) {
+        const checked = await this.tx.run(async () => {
+          const result = await this.sweeps.checkDue(target, SLA_CHECK_BATCH);
+          for (const breach of result.breaches) await this.publish(breach);
+          return result;
+        });
+        published.push(...checked.breaches);
+        if (checked.checked < SLA_CHECK_BATCH) break;
+      }
+    }
+    if (published.length) this.logger.log({ breaches: published.length }, 'SLA breaches recorded');
+    return published;
+  }
+
+  private publish(breach: SlaBreach): Promise<void> {
+    return runAsWorkspace(breach.workspaceId, () =>
+      this.bus.publish('sla.breached', breach.workspaceId, {
+        conversationId: breach.conversationId,
+        target: breach.target,
+        policyId: breach.policyId,
+        policyName: breach.policyName,
+        dueAt: breach.dueAt.toISOString(),
+        breachedAt: breach.breachedAt.toISOString(),
+      }),
+    );
+  }
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { InboxModule } from 'src/modules/inbox';
+import { ConversationSlasRepository } from './conversation-slas.repository';
+import { SlaBreachScheduler } from './sla-breach.scheduler';
+import { SlaBreachSweepRepository } from './sla-breach-sweep.repository';
+import { SlaController } from './sla.controller';
+import { SlaPoliciesRepository } from './sla-policies.repository';
+import { SlaPoliciesService } from './sla-policies.service';
+import { SlaService } from './sla.service';
+
+/** SLA policies, their application to new conversations and tickets, the summary and the breach timer. */
+@Module({
+  imports: [InboxModule],
+  controllers: [SlaController],
+  providers: [
+    SlaPoliciesRepository,
+    ConversationSlasRepository,
+    SlaBreachSweepRepository,
+    SlaPoliciesService,
+    SlaService,
+    SlaBreachScheduler,
+  ],
+  exports: [SlaService],
+})
+export class SlaModule {}

@@ -1,0 +1,149 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
+import { type DomainEvent, EventBus } from 'src/core/events/event-bus';
+import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { ConversationsService, InboundPipeline, InboundStageOrder } from 'src/modules/inbox';
+import { ConversationSlasRepository } from './conversation-slas.repository';
+import type { SlaSummaryQuery, SlaSummaryResponse } from './dto/sla-summary.dto';
+import { SlaPoliciesRepository } from './sla-policies.repository';
+import type { SlaPolicyEntity } from './sla-policy.entity';
+import { type DueTimes, type SlaSubject, dueTimes, firstMatchingPolicy } from './sla-match.util';
+import { EMPTY_TARGET, firstResponseFigures, resolutionFigures, toPolicyFigures } from './sla.mapper';
+
+/** The conversation fields a policy is chosen by (the inbox's ConversationResponse has them). */
+export interface SlaConversation {
+  readonly id: string;
+  readonly priority: string;
+  readonly channelType: string;
+  readonly queueId: string | null;
+  readonly createdAt: string;
+}
+
+export interface AppliedPolicy extends DueTimes {
+  readonly policyId: string;
+  readonly policyName: string;
+}
+
+const DEFAULT_SUMMARY_DAYS = 30;
+const MAX_SUMMARY_DAYS = 366;
+
+/**
+ * Applies SLA policies (DESIGN §5.3): the first active matching policy, in `order`, sets a new
+ * conversation's `firstResponseDueAt`/`resolutionDueAt` (pipeline stage InboundStageOrder.Sla, before
+ * `conversation.created` is published) and a new ticket's `dueAt` (its resolution target). Due times are
+ * wall-clock minutes from creation: no business hours, and hold pauses nothing. A conversation's
+ * policy is chosen once, at creation; later edits to the policy or the conversation do not move it.
+ */
+@Injectable()
+export class SlaService implements OnModuleInit {
+  private readonly logger = new Logger('Sla');
+
+  constructor(
+    private readonly tx: TransactionHost,
+    private readonly policies: SlaPoliciesRepository,
+    private readonly applied: ConversationSlasRepository,
+    private readonly conversations: ConversationsService,
+    private readonly pipeline: InboundPipeline,
+    private readonly bus: EventBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.pipeline.register({
+      name: 'sla.apply',
+      order: InboundStageOrder.Sla,
+      run: async (context) => {
+        if (context.conversationCreated) await this.applyToConversation(context.conversation);
+      },
+    });
+    // Conversations started elsewhere (e.g. POST /conversations) get theirs when `conversation.created`
+    // is published; for the inbound pipeline's this is a no-op (the stage applied it already).
+    this.bus.subscribe('conversation.created', (event) => this.onConversationCreated(event));
+  }
+
+  /**
+   * Applies the first matching policy to a new conversation, once: records it and writes the due
+   * times onto the conversation. Joins the caller's transaction. Null when no policy matches.
+   */
+  async applyToConversation(conversation: SlaConversation): Promise<AppliedPolicy | null> {
+    return this.tx.run(async () => {
+      const policy = await this.match({
+        priority: conversation.priority,
+        channelType: conversation.channelType,
+        queueId: conversation.queueId,
+      });
+      if (!policy) return null;
+      const createdAt = new Date(conversation.createdAt);
+      const due = dueTimes(policy, createdAt);
+      const recorded = await this.applied.record({
+        conversationId: conversation.id,
+        policyId: policy.id,
+        policyName: policy.name,
+        conversationCreatedAt: createdAt,
+        ...due,
+      });
+      if (!recorded) return null;
+      await this.conversations.applySla(conversation.id, due);
+      return { policyId: policy.id, policyName: policy.name, ...due };
+    });
+  }
+
+  /** A new ticket's `dueAt`: creation + the matching policy's resolution minutes; null when none matches. */
+  async ticketDueAt(subject: SlaSubject, createdAt: Date): Promise<Date | null> {
+    const policy = await this.match(subject);
+    return policy ? dueTimes(policy, createdAt).resolutionDueAt : null;
+  }
+
+  /** `GET /sla/summary`: conversations created in [from, to) that have a policy, computed in SQL. */
+  async summary(_ctx: TenantContext, query: SlaSummaryQuery): Promise<SlaSummaryResponse> {
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SUMMARY_DAYS * 86_400_000);
+    if (from.getTime() >= to.getTime()) throw AppException.field('from', 'must be before to');
+    if (to.getTime() - from.getTime() > MAX_SUMMARY_DAYS * 86_400_000) {
+      throw AppException.field('from', `must be at most ${MAX_SUMMARY_DAYS} days before to`);
+    }
+    const rows = await this.applied.summary(from, to);
+    const total = rows.find((r) => r.policy_id === null);
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      conversations: total?.conversations ?? 0,
+      firstResponse: total ? firstResponseFigures(total) : EMPTY_TARGET,
+      resolution: total ? resolutionFigures(total) : EMPTY_TARGET,
+      byPolicy: rows.flatMap((r) => (r.policy_id === null ? [] : [toPolicyFigures({ ...r, policy_id: r.policy_id })])),
+    };
+  }
+
+  private async match(subject: SlaSubject): Promise<SlaPolicyEntity | null> {
+    return firstMatchingPolicy(await this.policies.findActiveOrdered(), subject);
+  }
+
+  private async onConversationCreated(event: DomainEvent): Promise<void> {
+    const conversation = asSlaConversation(event.data.conversation);
+    if (!conversation) {
+      this.logger.warn('conversation.created without a conversation: no SLA applied');
+      return;
+    }
+    await runAsWorkspace(event.workspaceId, () => this.applyToConversation(conversation));
+  }
+}
+
+function asSlaConversation(value: unknown): SlaConversation | null {
+  if (!value || typeof value !== 'object') return null;
+  const c = value as Record<string, unknown>;
+  if (
+    typeof c.id !== 'string' ||
+    typeof c.priority !== 'string' ||
+    typeof c.channelType !== 'string' ||
+    typeof c.createdAt !== 'string'
+  ) {
+    return null;
+  }
+  return {
+    id: c.id,
+    priority: c.priority,
+    channelType: c.channelType,
+    queueId: typeof c.queueId === 'string' ? c.queueId : null,
+    createdAt: c.createdAt,
+  };
+}

@@ -1,0 +1,350 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { PRIORITIES, type Priority } from 'src/modules/sla';
+import {
+  MAX_COMMENT_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  MAX_TAG_LENGTH,
+  MAX_TAGS,
+  TICKET_SOURCES,
+  TICKET_STATUSES,
+  type TicketSource,
+  type TicketStatus,
+} from '../tickets.constants';
+
+const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
+const upper = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim().toUpperCase() : value;
+const lower = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value;
+/** `status=open,waiting` (or repeated `status=`) → `['OPEN', 'WAITING']`. */
+const upperList = ({ value }: { value: unknown }): unknown => {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value;
+  return Array.isArray(items)
+    ? items.map((v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : v)).filter((v) => v !== '')
+    : items;
+};
+/** Present (even null) → validate; absent → skip. For fields where null is not a valid value. */
+const isPresent = (_: object, value: unknown): boolean => value !== undefined;
+/** Absent or null → skip (null clears the field). */
+const isSet = (_: object, value: unknown): boolean => value !== undefined && value !== null;
+
+const UUID_OR_KEYWORD = /^(me|unassigned|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export class CreateTicketDto {
+  @ApiProperty({ maxLength: MAX_SUBJECT_LENGTH })
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_SUBJECT_LENGTH)
+  readonly subject: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String, maxLength: MAX_DESCRIPTION_LENGTH })
+  @ValidateIf(isSet)
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  readonly description?: string | null;
+
+  @ApiPropertyOptional({ enum: TICKET_STATUSES, default: 'OPEN', description: 'Case-insensitive' })
+  @ValidateIf(isPresent)
+  @Transform(upper)
+  @IsIn(TICKET_STATUSES)
+  readonly status?: TicketStatus;
+
+  @ApiPropertyOptional({ enum: PRIORITIES, description: 'Case-insensitive; default: the settings’ defaultPriority' })
+  @ValidateIf(isPresent)
+  @Transform(upper)
+  @IsIn(PRIORITIES)
+  readonly priority?: Priority;
+
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: 'A member of the workspace' })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly assigneeId?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid' })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly queueId?: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: 'Default: the conversation’s contact',
+  })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly contactId?: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: 'Link to a conversation you can see',
+  })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly conversationId?: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: `Lower-cased; at most ${MAX_TAGS}` })
+  @ValidateIf(isPresent)
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS)
+  @IsString({ each: true })
+  @MaxLength(MAX_TAG_LENGTH, { each: true })
+  readonly tags?: string[];
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'ISO 8601; default: creation + the matching SLA policy’s resolution minutes',
+  })
+  @ValidateIf(isSet)
+  @IsISO8601({ strict: true })
+  readonly dueAt?: string | null;
+}
+
+/** Only the fields sent change; null clears a field. A CLOSED ticket only accepts `status: OPEN`. */
+export class UpdateTicketDto {
+  @ApiPropertyOptional({ maxLength: MAX_SUBJECT_LENGTH })
+  @ValidateIf(isPresent)
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_SUBJECT_LENGTH)
+  readonly subject?: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String, maxLength: MAX_DESCRIPTION_LENGTH })
+  @ValidateIf(isSet)
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  readonly description?: string | null;
+
+  @ApiPropertyOptional({
+    enum: TICKET_STATUSES,
+    description: 'Any status to any other, except that CLOSED can only go back to OPEN (409 invalid_transition)',
+  })
+  @ValidateIf(isPresent)
+  @Transform(upper)
+  @IsIn(TICKET_STATUSES)
+  readonly status?: TicketStatus;
+
+  @ApiPropertyOptional({ enum: PRIORITIES })
+  @ValidateIf(isPresent)
+  @Transform(upper)
+  @IsIn(PRIORITIES)
+  readonly priority?: Priority;
+
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid' })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly assigneeId?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid' })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly queueId?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid' })
+  @ValidateIf(isSet)
+  @IsUUID('all')
+  readonly contactId?: string | null;
+
+  @ApiPropertyOptional({ type: [String] })
+  @ValidateIf(isPresent)
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS)
+  @IsString({ each: true })
+  @MaxLength(MAX_TAG_LENGTH, { each: true })
+  readonly tags?: string[];
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  @ValidateIf(isSet)
+  @IsISO8601({ strict: true })
+  readonly dueAt?: string | null;
+}
+
+export class CreateTicketCommentDto {
+  @ApiProperty({ maxLength: MAX_COMMENT_LENGTH })
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_COMMENT_LENGTH)
+  readonly body: string;
+
+  @ApiPropertyOptional({ default: false, description: 'An internal note (for the team only)' })
+  @ValidateIf(isPresent)
+  @IsBoolean()
+  readonly internal?: boolean;
+}
+
+/** The filters of the list, the board and the stats. */
+export class TicketFiltersQuery {
+  @ApiPropertyOptional({
+    description: 'One status or a comma-separated list, case-insensitive (e.g. `open,waiting`)',
+    example: 'OPEN',
+  })
+  @IsOptional()
+  @Transform(upperList)
+  @IsArray()
+  @ArrayMaxSize(TICKET_STATUSES.length)
+  @IsIn(TICKET_STATUSES, { each: true })
+  readonly status?: TicketStatus[];
+
+  @ApiPropertyOptional({ description: 'One priority or a comma-separated list, case-insensitive', example: 'HIGH' })
+  @IsOptional()
+  @Transform(upperList)
+  @IsArray()
+  @ArrayMaxSize(PRIORITIES.length)
+  @IsIn(PRIORITIES, { each: true })
+  readonly priority?: Priority[];
+
+  @ApiPropertyOptional({ description: 'Case-insensitive text in the subject, the description or the key' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @MaxLength(200)
+  readonly search?: string;
+
+  @ApiPropertyOptional({ description: 'A user id, `me` or `unassigned`' })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @Matches(UUID_OR_KEYWORD, { message: 'must be a UUID, me or unassigned' })
+  readonly assigneeId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  readonly queueId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  readonly contactId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  readonly conversationId?: string;
+
+  @ApiPropertyOptional({ description: 'Tickets carrying this tag (case-insensitive)' })
+  @IsOptional()
+  @Transform(lower)
+  @IsString()
+  @MaxLength(MAX_TAG_LENGTH)
+  readonly tag?: string;
+
+  @ApiPropertyOptional({ enum: TICKET_SOURCES, description: 'Case-insensitive' })
+  @IsOptional()
+  @Transform(upper)
+  @IsIn(TICKET_SOURCES)
+  readonly source?: TicketSource;
+
+  @ApiPropertyOptional({ description: 'Created at or after (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  readonly from?: string;
+
+  @ApiPropertyOptional({ description: 'Created before (ISO 8601)' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  readonly to?: string;
+}
+
+export class ListTicketsQuery extends TicketFiltersQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value,
+  )
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  readonly limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from a previous page (`nextCursor`)' })
+  @IsOptional()
+  @IsString()
+  readonly cursor?: string;
+}
+
+export class TicketResponse {
+  @ApiProperty({ format: 'uuid' }) readonly id: string;
+  @ApiProperty({ example: 'TCK-1042' }) readonly key: string;
+  @ApiProperty() readonly subject: string;
+  @ApiProperty({ nullable: true, type: String }) readonly description: string | null;
+  @ApiProperty({ enum: TICKET_STATUSES }) readonly status: TicketStatus;
+  @ApiProperty({ enum: PRIORITIES }) readonly priority: Priority;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) readonly assigneeId: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) readonly queueId: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) readonly contactId: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) readonly conversationId: string | null;
+  @ApiProperty({ type: [String] }) readonly tags: string[];
+  @ApiProperty({ nullable: true, type: String }) readonly dueAt: string | null;
+  @ApiProperty({ nullable: true, type: String }) readonly resolvedAt: string | null;
+  @ApiProperty({ enum: TICKET_SOURCES }) readonly source: TicketSource;
+  @ApiProperty() readonly createdAt: string;
+  @ApiProperty() readonly updatedAt: string;
+}
+
+export class TicketCommentResponse {
+  @ApiProperty({ format: 'uuid' }) readonly id: string;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'Null when written with an API token' })
+  readonly authorId: string | null;
+  @ApiProperty() readonly body: string;
+  @ApiProperty() readonly internal: boolean;
+  @ApiProperty() readonly createdAt: string;
+}
+
+export class TicketDetailResponse extends TicketResponse {
+  @ApiProperty({ type: [TicketCommentResponse], description: 'Oldest first (at most 500)' })
+  readonly comments: TicketCommentResponse[];
+}
+
+export class TicketPageResponse {
+  @ApiProperty({ type: [TicketResponse] }) readonly data: TicketResponse[];
+  @ApiProperty({ nullable: true, type: String }) readonly nextCursor: string | null;
+}
+
+export class TicketBoardColumn {
+  @ApiProperty({ enum: TICKET_STATUSES }) readonly status: TicketStatus;
+  @ApiProperty({ description: 'Tickets in this status matching the filters' }) readonly count: number;
+  @ApiProperty({ type: [TicketResponse], description: 'The newest 50' }) readonly tickets: TicketResponse[];
+}
+
+export class TicketBoardResponse {
+  @ApiProperty({ type: [TicketBoardColumn], description: 'OPEN, IN_PROGRESS, WAITING, RESOLVED, CLOSED' })
+  readonly columns: TicketBoardColumn[];
+}
+
+export class TicketStatsResponse {
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, example: { OPEN: 3, CLOSED: 1 } })
+  readonly byStatus: Record<TicketStatus, number>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'number' }, example: { HIGH: 2 } })
+  readonly byPriority: Record<Priority, number>;
+  @ApiProperty({ description: 'Past dueAt and neither RESOLVED nor CLOSED' }) readonly overdue: number;
+  @ApiProperty({ description: 'Created since midnight in the workspace timezone' }) readonly createdToday: number;
+  @ApiProperty({ description: 'Resolved since midnight in the workspace timezone' }) readonly resolvedToday: number;
+  @ApiProperty({ nullable: true, type: Number, description: 'Mean of resolvedAt − createdAt over resolved tickets' })
+  readonly averageResolutionSeconds: number | null;
+}

@@ -1,0 +1,27 @@
+import { Column, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { Priority } from 'src/modules/sla';
+
+/** One row per workspace once its settings were changed; none means the defaults. */
+@Entity('ticket_settings')
+export class TicketSettingsEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column('uuid')
+  workspaceId: string;
+
+  @Column('boolean')
+  autoCreateFromConversation: boolean;
+
+  @Column('text')
+  keyPrefix: string;
+
+  @Column('text')
+  defaultPriority: Priority;
+
+  @Column('boolean')
+  resolveWithConversation: boolean;
+
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}
