@@ -57,7 +57,7 @@ export class GzipUploadStorage {
  */
 export async function* decodeStoredCsv(stored: Buffer): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  const gunzip = Readable.from([stored]).pipe(createGunzip());
+  const gunzip: AsyncIterable<Buffer> = Readable.from([stored]).pipe(createGunzip());
   const decode = (bytes?: Buffer): string => {
     try {
       return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
@@ -65,7 +65,7 @@ export async function* decodeStoredCsv(stored: Buffer): AsyncGenerator<string> {
       throw AppException.field('file', 'is not UTF-8 text (save the spreadsheet as "CSV UTF-8")');
     }
   };
-  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+  for await (const chunk of gunzip) {
     const text = decode(chunk);
     if (text.includes('\u0000')) throw AppException.field('file', 'is not a text file');
     if (text) yield text;
@@ -106,9 +106,10 @@ export async function* readCsvRecords(stored: Buffer, delimiter: string): AsyncG
   const source = Readable.from(decodeStoredCsv(stored), { objectMode: false });
   source.on('error', (error: Error) => parser.destroy(error));
   source.pipe(parser);
+  const records: AsyncIterable<unknown> = parser;
   let row = 0;
   try {
-    for await (const record of parser as AsyncIterable<unknown>) {
+    for await (const record of records) {
       row++;
       if (!Array.isArray(record)) continue;
       const cells = record.map((cell) => (typeof cell === 'string' ? cell : String(cell)));
