@@ -172,10 +172,10 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
   }
 
   async touch(id: string): Promise<void> {
-    await this.tx.manager.query(`UPDATE tickets SET updated_at = now() WHERE workspace_id = $1 AND id = $2`, [
-      this.workspaceId,
-      id,
-    ]);
+    await this.tx.manager.query(
+      `UPDATE tickets SET updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`,
+      [this.workspaceId, id],
+    );
   }
 
   /** resolveWithConversation: resolves the conversation's automatic ticket unless it is done already. */
