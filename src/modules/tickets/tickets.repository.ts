@@ -180,14 +180,18 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
 
   /** resolveWithConversation: resolves the conversation's automatic ticket unless it is done already. */
   async resolveAutomatic(conversationId: string): Promise<TicketEntity[]> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
-      `UPDATE tickets SET status = 'RESOLVED', resolved_at = coalesce(resolved_at, now()), updated_at = now()
-        WHERE workspace_id = $1 AND conversation_id = $2 AND source = 'CONVERSATION'
-          AND status NOT IN ('RESOLVED', 'CLOSED')
-       RETURNING *`,
-      [this.workspaceId, conversationId],
-    );
-    return rows.map((raw) => this.fromRaw(raw));
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'RESOLVED', resolvedAt: () => 'coalesce(resolved_at, now())', updatedAt: () => 'now()' })
+      .where(`workspace_id = :workspaceId AND conversation_id = :conversationId AND source = 'CONVERSATION'`, {
+        workspaceId: this.workspaceId,
+        conversationId,
+      })
+      .andWhere(`status NOT IN ('RESOLVED', 'CLOSED')`)
+      .returning('*')
+      .execute();
+    return (result.raw as Record<string, unknown>[]).map((raw) => this.fromRaw(raw));
   }
 
   /** Contact merge: the duplicates' tickets move to the primary contact. */
