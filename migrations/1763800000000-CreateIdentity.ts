@@ -40,7 +40,9 @@ export class CreateIdentity1763800000000 implements MigrationInterface {
         CONSTRAINT memberships_workspace_id_key UNIQUE (workspace_id, id)
       )`);
     await q.query(`CREATE INDEX memberships_user_idx ON memberships (user_id)`);
-    await q.query(`CREATE INDEX memberships_workspace_created_idx ON memberships (workspace_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX memberships_workspace_created_idx ON memberships (workspace_id, created_at DESC, id DESC)`,
+    );
     await q.query(`
       CREATE TABLE api_tokens (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -56,7 +58,9 @@ export class CreateIdentity1763800000000 implements MigrationInterface {
         revoked_at timestamptz(3)
       )`);
     await q.query(`CREATE UNIQUE INDEX api_tokens_hash_key ON api_tokens (token_hash)`);
-    await q.query(`CREATE INDEX api_tokens_workspace_created_idx ON api_tokens (workspace_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX api_tokens_workspace_created_idx ON api_tokens (workspace_id, created_at DESC, id DESC)`,
+    );
     await q.query(`
       CREATE TABLE role_permissions (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -94,7 +98,15 @@ export class CreateIdentity1763800000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['queue_members', 'queues', 'role_permissions', 'api_tokens', 'memberships', 'users', 'workspaces']) {
+    for (const table of [
+      'queue_members',
+      'queues',
+      'role_permissions',
+      'api_tokens',
+      'memberships',
+      'users',
+      'workspaces',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }
