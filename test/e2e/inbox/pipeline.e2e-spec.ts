@@ -81,6 +81,11 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
           return handles?.(ctx.message.text ?? '') ? 'handled' : 'continue';
         },
       });
+    // The real SLA (50) and automatic-ticket (100) stages hold two of these numbers: step them aside.
+    const real = pipeline
+      .list()
+      .filter((s) => s.order === InboundStageOrder.Sla || s.order === InboundStageOrder.Ticket);
+    for (const s of real) pipeline.unregister(s.name);
     // Registered out of order on purpose: the numbers decide.
     stage('suggestion', InboundStageOrder.SuggestedReply, () => true, 'reply');
     stage('webhooks', InboundStageOrder.Webhooks);
@@ -129,6 +134,7 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
     } finally {
       for (const name of ['suggestion', 'webhooks', 'flow', 'ticket', 'ai', 'automations', 'sla'])
         pipeline.unregister(`test.${name}`);
+      for (const s of real) pipeline.register(s);
     }
   });
 
