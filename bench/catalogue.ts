@@ -261,8 +261,8 @@ async function main(): Promise<void> {
       serverRssBeforeMB: Math.round(rssBefore),
       serverPeakRssPreviewMB: Math.round(previewPeak),
       serverPeakRssCommitMB: Math.round(commitPeak),
-      serverPeakRssMB: Math.round(peakReset ? procStatus(pid, 'VmHWM') : sampledPeak),
-      serverPeakRssSampledMB: Math.round(sampledPeak),
+      serverPeakRssBothImportsMB: Math.round(peakReset ? procStatus(pid, 'VmHWM') : sampledPeak),
+      serverPeakRssBothImportsSampledMB: Math.round(sampledPeak),
     };
 
     // 3. Website sync: 10,000 products over 100 pages (+ the empty page that ends the list).
