@@ -1,20 +1,18 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { CursorPaginationQuery } from 'src/core/http/pagination';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsISO8601,
   IsNotEmpty,
   IsOptional,
   IsString,
   IsUUID,
   Matches,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
 } from 'class-validator';
 import { PRIORITIES, type Priority } from 'src/modules/sla';
@@ -271,22 +269,8 @@ export class TicketFiltersQuery {
   readonly to?: string;
 }
 
-export class ListTicketsQuery extends TicketFiltersQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 25 })
-  @IsOptional()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value,
-  )
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  readonly limit?: number;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor from a previous page (`nextCursor`)' })
-  @IsOptional()
-  @IsString()
-  readonly cursor?: string;
-}
+/** The filters plus the shared keyset paging parameters (`limit`, `cursor`). */
+export class ListTicketsQuery extends IntersectionType(TicketFiltersQuery, CursorPaginationQuery) {}
 
 export class TicketResponse {
   @ApiProperty({ format: 'uuid' }) readonly id: string;
