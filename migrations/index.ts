@@ -5,6 +5,7 @@ import { CreateRouting1763800200100 } from './1763800200100-CreateRouting';
 import { CreateInbox1763800200200 } from './1763800200200-CreateInbox';
 import { CreateCatalogue1763800300000 } from './1763800300000-CreateCatalogue';
 import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsAndSla';
+import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateInbox1763800200200,
   CreateCatalogue1763800300000,
   CreateTicketsAndSla1763800400000,
+  ConversationInbox1763800500000,
 ];

@@ -9,6 +9,8 @@ import { ContactNoteEntity } from 'src/modules/contacts/contact-note.entity';
 import { ContactEntity } from 'src/modules/contacts/contact.entity';
 import { ChannelConnectionEntity } from 'src/modules/channels/channel-connection.entity';
 import { InboundEventEntity } from 'src/modules/channels/events/inbound-event.entity';
+import { ConversationNoteEntity } from 'src/modules/inbox/conversation-note.entity';
+import { ConversationViewEntity } from 'src/modules/inbox/conversation-view.entity';
 import { ConversationEntity } from 'src/modules/inbox/conversation.entity';
 import { MessageEntity } from 'src/modules/inbox/message.entity';
 import { ApiTokenEntity } from 'src/modules/developer/api-token.entity';
@@ -41,6 +43,8 @@ export const ENTITIES = [
   InboundEventEntity,
   ConversationEntity,
   MessageEntity,
+  ConversationNoteEntity,
+  ConversationViewEntity,
   CompanyEntity,
   ContactEntity,
   ContactIdentityEntity,

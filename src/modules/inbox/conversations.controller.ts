@@ -1,28 +1,65 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AnyMember, RequirePermission } from 'src/core/auth/decorators/auth.decorators';
+import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
+import type { Page } from 'src/core/http/pagination';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { ConversationActionsService } from './conversation-actions.service';
+import { ConversationStarter } from './conversation-starter.service';
 import { ConversationsService } from './conversations.service';
 import {
+  AssignConversationDto,
+  ConversationNoteResponse,
+  CreateConversationDto,
+  CreateConversationNoteDto,
+  HoldConversationDto,
+  UpdateConversationDto,
+  WrapUpConversationDto,
+} from './dto/conversation-actions.dto';
+import {
   ConversationDetailResponse,
+  ConversationPageResponse,
+  ConversationResponse,
   GetConversationQuery,
   MessageResponse,
   SendMessageDto,
 } from './dto/conversation.dto';
+import { ListConversationsQuery } from './dto/list-conversations.query';
 import { MessagesService } from './messages.service';
 
+/**
+ * The conversation inbox. Reads need `conversations.reply` and show only what the caller may see
+ * (DESIGN §3.4: without `conversations.view_all`, theirs and the unassigned ones of their queues);
+ * every action checks the same rule (404 otherwise).
+ */
 @ApiTags('conversations')
 @Controller('conversations')
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly actions: ConversationActionsService,
+    private readonly starter: ConversationStarter,
     private readonly messages: MessagesService,
   ) {}
 
+  @Get()
+  @RequirePermission('conversations.reply')
+  @ApiOkResponse({ type: ConversationPageResponse, description: 'Newest activity (lastMessageAt) first' })
+  list(@CurrentCtx() ctx: TenantContext, @Query() query: ListConversationsQuery): Promise<Page<ConversationResponse>> {
+    return this.conversations.list(ctx, query);
+  }
+
+  @Post()
+  @RequirePermission('conversations.reply')
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: ConversationDetailResponse })
+  create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateConversationDto): Promise<ConversationDetailResponse> {
+    return this.starter.create(ctx, dto);
+  }
+
   @Get(':id')
-  @AnyMember()
+  @RequirePermission('conversations.reply')
   @ApiOkResponse({ type: ConversationDetailResponse })
   get(
     @CurrentCtx() ctx: TenantContext,
@@ -30,6 +67,75 @@ export class ConversationsController {
     @Query() query: GetConversationQuery,
   ): Promise<ConversationDetailResponse> {
     return this.conversations.get(ctx, id, query);
+  }
+
+  @Put(':id')
+  @RequirePermission('conversations.reply')
+  @ApiOkResponse({ type: ConversationResponse })
+  update(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: UpdateConversationDto,
+  ): Promise<ConversationResponse> {
+    return this.actions.update(ctx, id, dto);
+  }
+
+  @Put(':id/assign')
+  @RequirePermission('conversations.assign')
+  @ApiOkResponse({ type: ConversationResponse })
+  assign(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: AssignConversationDto,
+  ): Promise<ConversationResponse> {
+    return this.actions.assign(ctx, id, dto);
+  }
+
+  @Post(':id/hold')
+  @RequirePermission('conversations.reply')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ConversationResponse, description: 'OPEN → ON_HOLD (409 invalid_transition otherwise)' })
+  hold(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: HoldConversationDto,
+  ): Promise<ConversationResponse> {
+    return this.actions.hold(ctx, id, dto);
+  }
+
+  @Post(':id/resume')
+  @RequirePermission('conversations.reply')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ConversationResponse, description: 'ON_HOLD → OPEN (409 invalid_transition otherwise)' })
+  resume(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<ConversationResponse> {
+    return this.actions.resume(ctx, id);
+  }
+
+  @Post(':id/wrap-up')
+  @RequirePermission('conversations.reply')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: ConversationResponse,
+    description: 'OPEN | ON_HOLD → RESOLVED; frees the assignee’s seat (409 invalid_transition otherwise)',
+  })
+  wrapUp(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: WrapUpConversationDto,
+  ): Promise<ConversationResponse> {
+    return this.actions.wrapUp(ctx, id, dto);
+  }
+
+  @Post(':id/notes')
+  @RequirePermission('conversations.reply')
+  @HttpCode(201)
+  @ApiCreatedResponse({ type: ConversationNoteResponse, description: 'Internal: never sent to the customer' })
+  addNote(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: CreateConversationNoteDto,
+  ): Promise<ConversationNoteResponse> {
+    return this.actions.addNote(ctx, id, dto);
   }
 
   @Post(':id/messages')

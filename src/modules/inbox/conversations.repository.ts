@@ -1,13 +1,175 @@
 import { Injectable } from '@nestjs/common';
+import { Brackets, QueryFailedError } from 'typeorm';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
+import { type CursorPaginationQuery, type KeysetOptions, type Page, findKeysetPage } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
-import { ConversationEntity } from './conversation.entity';
+import { ConversationEntity, type ConversationStatus, type Priority } from './conversation.entity';
+
+export interface ConversationFilters {
+  readonly statuses?: readonly ConversationStatus[];
+  readonly priorities?: readonly Priority[];
+  readonly search?: string;
+  /** A user id, or null for unassigned conversations. */
+  readonly assigneeId?: string | null;
+  readonly queueId?: string;
+  readonly channelId?: string;
+  readonly contactId?: string;
+  readonly tag?: string;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** DESIGN §3.4: a caller without `conversations.view_all` sees theirs and the unassigned ones of their queues. */
+export interface ConversationVisibility {
+  readonly userId: string;
+  readonly queueIds: readonly string[];
+}
+
+/** Newest activity first: keyset on `(last_message_at, id)` (never null since the inbox migration). */
+const newestActivityFirst: KeysetOptions<ConversationEntity> = {
+  sortExpression: 'cv.last_message_at',
+  idExpression: 'cv.id',
+  sortValue: (row) => (row.lastMessageAt ?? row.createdAt).toISOString(),
+  sortCast: 'timestamptz',
+};
+
+/** Which referenced record a foreign-key violation on `conversations` names. */
+const FK_LABELS: Record<string, string> = {
+  conversations_workspace_id_assignee_id_fkey: 'Assignee',
+  conversations_workspace_id_queue_id_fkey: 'Queue',
+  conversations_workspace_id_contact_id_fkey: 'Contact',
+  conversations_workspace_id_channel_id_fkey: 'Channel',
+};
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A foreign-key violation becomes 404 naming the missing record (a member or queue of another workspace included). */
+export function translateForeignKey(error: unknown): unknown {
+  if (!(error instanceof QueryFailedError)) return error;
+  const driver: { code?: unknown; constraint?: unknown } = error.driverError ?? {};
+  if (driver.code !== '23503') return error;
+  const label = typeof driver.constraint === 'string' ? FK_LABELS[driver.constraint] : undefined;
+  return AppException.notFound(label ?? 'Referenced record');
+}
 
 @Injectable()
 export class ConversationsRepository extends WorkspaceScopedRepository<ConversationEntity> {
   constructor(tx: TransactionHost) {
     super(tx, ConversationEntity, 'cv', 'Conversation');
+  }
+
+  /**
+   * `GET /conversations`: newest activity first. Search is set-based: EXISTS on the contact (name,
+   * email) and on the conversation's messages (text), both limited to the workspace.
+   */
+  findPage(
+    f: ConversationFilters,
+    visibility: ConversationVisibility | null,
+    query: CursorPaginationQuery,
+  ): Promise<Page<ConversationEntity>> {
+    const qb = this.scopedQuery();
+    if (visibility) {
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where('cv.assignee_id = :visibleUserId', { visibleUserId: visibility.userId });
+          if (visibility.queueIds.length) {
+            w.orWhere('(cv.assignee_id IS NULL AND cv.queue_id = ANY(:visibleQueueIds::uuid[]))', {
+              visibleQueueIds: visibility.queueIds,
+            });
+          }
+        }),
+      );
+    }
+    if (f.statuses?.length) qb.andWhere('cv.status IN (:...statuses)', { statuses: f.statuses });
+    if (f.priorities?.length) qb.andWhere('cv.priority IN (:...priorities)', { priorities: f.priorities });
+    if (f.assigneeId === null) qb.andWhere('cv.assignee_id IS NULL');
+    else if (f.assigneeId !== undefined) qb.andWhere('cv.assignee_id = :assigneeId', { assigneeId: f.assigneeId });
+    if (f.queueId) qb.andWhere('cv.queue_id = :queueId', { queueId: f.queueId });
+    if (f.channelId) qb.andWhere('cv.channel_id = :channelId', { channelId: f.channelId });
+    if (f.contactId) qb.andWhere('cv.contact_id = :contactId', { contactId: f.contactId });
+    if (f.tag) qb.andWhere('cv.tags @> ARRAY[:tag]::text[]', { tag: f.tag });
+    if (f.from) qb.andWhere('cv.created_at >= :from::timestamptz', { from: f.from });
+    if (f.to) qb.andWhere('cv.created_at < :to::timestamptz', { to: f.to });
+    if (f.search) {
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where('cv.subject ILIKE :search')
+            .orWhere(
+              `EXISTS (SELECT 1 FROM contacts ct WHERE ct.workspace_id = cv.workspace_id AND ct.id = cv.contact_id
+                 AND (ct.name ILIKE :search OR ct.email ILIKE :search))`,
+            )
+            .orWhere(
+              `EXISTS (SELECT 1 FROM messages m WHERE m.workspace_id = cv.workspace_id AND m.conversation_id = cv.id
+                 AND m.text ILIKE :search)`,
+            );
+        }),
+        { search: likePattern(f.search) },
+      );
+    }
+    return findKeysetPage(qb, query, newestActivityFirst);
+  }
+
+  /** Contact names for a page of conversations, in one query (contacts the caller cannot see are absent). */
+  async contactNames(contactIds: readonly string[]): Promise<Map<string, string | null>> {
+    if (contactIds.length === 0) return new Map();
+    const rows: { id: string; name: string | null }[] = await this.tx.manager.query(
+      `SELECT id, name FROM contacts WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
+      [this.workspaceId, [...new Set(contactIds)]],
+    );
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** Inserts a conversation; a reference outside the workspace is 404 naming it. */
+  async create(values: Omit<Partial<ConversationEntity>, 'workspaceId'>): Promise<ConversationEntity> {
+    try {
+      return await this.insert(values);
+    } catch (error) {
+      throw translateForeignKey(error);
+    }
+  }
+
+  /** Updates fields (stamps updated_at); a reference outside the workspace is 404 naming it. */
+  async update(
+    id: string,
+    patch: Omit<Partial<ConversationEntity>, 'id' | 'workspaceId'>,
+  ): Promise<ConversationEntity> {
+    try {
+      return await this.updateById(id, { ...patch, updatedAt: new Date() });
+    } catch (error) {
+      throw translateForeignKey(error);
+    }
+  }
+
+  /**
+   * A status transition in one statement: applies `patch` only while the status is one of `from`
+   * (so concurrent transitions cannot both win). Null when the conversation is in another status.
+   */
+  async transition(
+    id: string,
+    from: readonly ConversationStatus[],
+    patch: Omit<Partial<ConversationEntity>, 'id' | 'workspaceId'>,
+  ): Promise<ConversationEntity | null> {
+    if (!isUuid(id)) throw AppException.notFound('Conversation');
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ ...patch, updatedAt: new Date() })
+      .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId: this.workspaceId })
+      .andWhere('status IN (:...from)', { from })
+      .returning('*')
+      .execute();
+    const raw = (result.raw as Record<string, unknown>[])[0];
+    return raw ? this.fromRaw(raw) : null;
+  }
+
+  /** The conversation locked for an update that depends on its current state. */
+  async findForUpdate(id: string): Promise<ConversationEntity | null> {
+    if (!isUuid(id)) return null;
+    return this.scopedQuery().andWhere('cv.id = :id', { id }).setLock('pessimistic_write').getOne();
   }
 
   /** The contact's newest conversation on this channel that is not RESOLVED, locked for the update that follows. */

@@ -1,4 +1,6 @@
+import type { ConversationNoteEntity } from './conversation-note.entity';
 import type { ConversationEntity } from './conversation.entity';
+import type { ConversationNoteResponse } from './dto/conversation-actions.dto';
 import type { ConversationResponse, MessageResponse } from './dto/conversation.dto';
 import type { MessageEntity } from './message.entity';
 
@@ -53,4 +55,8 @@ export function toMessageResponse(m: MessageEntity): MessageResponse {
 export function previewOf(m: Pick<MessageEntity, 'text' | 'type'>): string {
   const text = m.text?.replace(/\s+/g, ' ').trim();
   return (text || `[${m.type.toLowerCase()}]`).slice(0, 200);
+}
+
+export function toNoteResponse(n: ConversationNoteEntity): ConversationNoteResponse {
+  return { id: n.id, authorId: n.authorId, text: n.text, createdAt: n.createdAt.toISOString() };
 }

@@ -2,6 +2,12 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { ChannelsModule } from 'src/modules/channels';
 import { ContactMergeHooks, ContactsModule } from 'src/modules/contacts';
 import { QueuesModule } from 'src/modules/queues';
+import { ConversationActionsService } from './conversation-actions.service';
+import { ConversationNotesRepository } from './conversation-notes.repository';
+import { ConversationStarter } from './conversation-starter.service';
+import { ConversationViewsController } from './conversation-views.controller';
+import { ConversationViewsRepository } from './conversation-views.repository';
+import { ConversationViewsService } from './conversation-views.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
@@ -23,9 +29,15 @@ import { SenderProfilesService } from './pipeline/sender-profiles.service';
  */
 @Module({
   imports: [ChannelsModule, ContactsModule, QueuesModule],
-  controllers: [ConversationsController],
+  // Order matters: /conversations/views before /conversations/:id.
+  controllers: [ConversationViewsController, ConversationsController],
   providers: [
     ConversationsRepository,
+    ConversationNotesRepository,
+    ConversationViewsRepository,
+    ConversationViewsService,
+    ConversationActionsService,
+    ConversationStarter,
     MessagesRepository,
     OutboundSweepRepository,
     ConversationsService,

@@ -30,6 +30,7 @@ import {
   SENDER_TYPES,
   type SenderType,
 } from '../message.entity';
+import { ConversationNoteResponse } from './conversation-actions.dto';
 
 export class ContactSummary {
   @ApiProperty({ format: 'uuid' }) readonly id: string;
@@ -113,6 +114,14 @@ export class ConversationDetailResponse extends ConversationResponse {
     description: 'Pass as `?messagesBefore=` to get the previous (older) messages; null when there are none',
   })
   readonly messagesBefore: string | null;
+
+  @ApiProperty({ type: [ConversationNoteResponse], description: 'Internal notes, oldest first (the latest 200)' })
+  readonly notes: ConversationNoteResponse[];
+}
+
+export class ConversationPageResponse {
+  @ApiProperty({ type: [ConversationResponse] }) readonly data: ConversationResponse[];
+  @ApiProperty({ nullable: true, type: String }) readonly nextCursor: string | null;
 }
 
 export class GetConversationQuery {
