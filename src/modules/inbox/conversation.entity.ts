@@ -59,8 +59,9 @@ export class ConversationEntity {
   @Column('text', { nullable: true })
   subject: string | null;
 
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  lastMessageAt: Date | null;
+  /** The latest message either way (creation time until there is one): the inbox's order. */
+  @Column({ type: 'timestamptz', precision: 3, default: () => 'now()' })
+  lastMessageAt: Date;
 
   @Column('text', { nullable: true })
   lastMessagePreview: string | null;

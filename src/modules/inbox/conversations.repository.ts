@@ -31,7 +31,7 @@ export interface ConversationVisibility {
 const newestActivityFirst: KeysetOptions<ConversationEntity> = {
   sortExpression: 'cv.last_message_at',
   idExpression: 'cv.id',
-  sortValue: (row) => (row.lastMessageAt ?? row.createdAt).toISOString(),
+  sortValue: (row) => row.lastMessageAt.toISOString(),
   sortCast: 'timestamptz',
 };
 

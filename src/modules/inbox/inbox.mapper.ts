@@ -17,7 +17,7 @@ export function toConversationResponse(c: ConversationEntity, contactName: strin
     assigneeId: c.assigneeId,
     tags: c.tags,
     subject: c.subject,
-    lastMessageAt: c.lastMessageAt?.toISOString() ?? null,
+    lastMessageAt: c.lastMessageAt.toISOString(),
     lastMessagePreview: c.lastMessagePreview,
     firstResponseAt: c.firstResponseAt?.toISOString() ?? null,
     firstResponseDueAt: c.firstResponseDueAt?.toISOString() ?? null,
