@@ -82,7 +82,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   if (args.password && args.password.length < 8) throw new UsageError('--password must be at least 8 characters');
 
   const config = loadConfig({ ...env, APP_ROLE: 'cli', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
-  const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: ['error'], abortOnError: false });
   try {
     const workspaces = app.get(WorkspacesService);
     if (command === 'workspace:create') {

@@ -11,6 +11,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     rawBody: true,
     bufferLogs: true,
     bodyParser: false,
+    // Throw instead of process.exit on a wiring error: main.ts reports it, tests see it.
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   configureApp(app);
