@@ -3,7 +3,7 @@ export { ChannelsModule } from './channels.module';
 export { ChannelsService } from './channels.service';
 export { ChannelPlatforms } from './platforms/channel-platforms.service';
 export { InboundEventsService, type InboundEventJobData } from './events/inbound-events.service';
-export { InboundRecoveryService } from './events/inbound-recovery.service';
+export { InboundRecoveryService, INBOUND_STARTUP_SWEEP_DELAY_MS } from './events/inbound-recovery.service';
 export type { InboundEventEntity as InboundEvent, InboundEventOutcome } from './events/inbound-event.entity';
 export { normalizeInboundEvent } from './platforms/normalize';
 export * from './channel.types';

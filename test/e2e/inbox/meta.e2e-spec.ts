@@ -232,6 +232,29 @@ describe('Meta webhook: Messenger, Instagram, WhatsApp', () => {
     expect((await postMeta(payload, GLOBAL_SECRET).expect(200)).body.eventIds).toEqual([]);
   });
 
+  it('accepts batches over 3 MB', async () => {
+    const admin = await signupWorkspace(t);
+    const pageId = id('page');
+    const channelId = await connect(admin, { type: 'MESSENGER', pageId, pageAccessToken: 'tok' });
+    const long = 'x'.repeat(11_000);
+    const messaging = Array.from({ length: 300 }, (_, i) =>
+      text(`big-${i % 30}`, pageId, id(`m_big_${i}_`), `${i} ${long}`),
+    );
+    const payload = { object: 'page', entry: [{ id: pageId, time: NOW, messaging }] };
+    expect(JSON.stringify(payload).length).toBeGreaterThan(3 * 1024 * 1024);
+    const ack = await postMeta(payload, GLOBAL_SECRET).expect(200);
+    expect(ack.body.eventIds).toHaveLength(300);
+    expect(await eventCount(channelId)).toBe(300);
+    await eventually(async () => {
+      const [row] = await sql<{ n: number }>(
+        t,
+        `SELECT count(*)::int AS n FROM inbound_events WHERE channel_id = $1 AND status = 'PROCESSED'`,
+        [channelId],
+      );
+      expect(row!.n).toBe(300);
+    }, 90_000);
+  }, 120_000);
+
   it('Instagram: echoes of our own sends are ignored; a connection without appSecret uses META_APP_SECRET', async () => {
     const admin = await signupWorkspace(t);
     const igId = id('ig');

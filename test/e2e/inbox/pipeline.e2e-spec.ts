@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventBus } from 'src/core/events/event-bus';
-import { InboundRecoveryService } from 'src/modules/channels';
+import { INBOUND_STARTUP_SWEEP_DELAY_MS, InboundRecoveryService } from 'src/modules/channels';
 import { InboundPipeline, InboundStageOrder, OutboundRecoveryService } from 'src/modules/inbox';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
@@ -20,9 +20,11 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
   let t: TestApp;
   let mock: MockPlatform;
   const extraApps: TestApp[] = [];
+  let startedAt = 0;
   beforeAll(async () => {
     mock = await MockPlatform.start();
     t = await createTestApp({ env: inboxEnv(mock) });
+    startedAt = Date.now();
   });
   afterAll(async () => {
     for (const app of extraApps) await app.close();
@@ -198,6 +200,10 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
   });
 
   it('the recovery sweep processes events stored but never queued, and releases ones stuck PROCESSING', async () => {
+    // Let the app's own start-up sweep pass first, so only the sweep below can pick these events up.
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, startedAt + INBOUND_STARTUP_SWEEP_DELAY_MS + 500 - Date.now())),
+    );
     const { admin, channel } = await setup();
     const lost = await storeWithoutJob(t, admin, channel, {
       senderId: 'crash-1',
@@ -228,7 +234,8 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
   });
 
   it('a restarted service processes what the previous one acknowledged but never processed', async () => {
-    const first = await createTestApp({ env: inboxEnv(mock) });
+    // The first process is an `api` role: it runs no sweeps, so only the restarted one can recover the event.
+    const first = await createTestApp({ env: inboxEnv(mock, { APP_ROLE: 'api' }) });
     const { admin, channel } = await setup(first);
     const eventId = await storeWithoutJob(first, admin, channel, {
       senderId: 'restart-1',

@@ -11,6 +11,34 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
     super(tx, InboundEventEntity, 'e', 'Event');
   }
 
+  /**
+   * Stores webhook events RECEIVED in one statement and returns their ids in order. Plain SQL: this
+   * is the acknowledgement's hot path.
+   */
+  async insertReceived(
+    events: readonly {
+      channelId: string;
+      channelType: string;
+      senderKey: string | null;
+      externalId: string | null;
+      payload: Record<string, unknown>;
+    }[],
+  ): Promise<string[]> {
+    if (events.length === 0) return [];
+    const params: unknown[] = [this.workspaceId];
+    const rows = events.map((e) => {
+      params.push(e.channelId, e.channelType, e.senderKey, e.externalId, JSON.stringify(e.payload));
+      const n = params.length;
+      return `($1, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}::jsonb)`;
+    });
+    const inserted: { id: string }[] = await this.tx.manager.query(
+      `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, external_id, payload)
+       VALUES ${rows.join(', ')} RETURNING id`,
+      params,
+    );
+    return inserted.map((r) => r.id);
+  }
+
   /** A channel's events, newest first, optionally of one status. */
   findPage(
     channelId: string,

@@ -47,19 +47,17 @@ export class InboundEventsService {
     const stored: { id: string; workspaceId: string }[] = [];
     for (const [workspaceId, group] of byWorkspace) {
       const rows = await runAsWorkspace(workspaceId, () =>
-        this.events.insertMany(
+        this.events.insertReceived(
           group.map((d) => ({
             channelId: d.connection.id,
             channelType: d.connection.type,
             senderKey: d.senderKey,
             externalId: d.externalId,
             payload: d.payload,
-            status: 'RECEIVED' as const,
-            attempts: 0,
           })),
         ),
       );
-      stored.push(...rows.map((r) => ({ id: r.id, workspaceId })));
+      stored.push(...rows.map((id) => ({ id, workspaceId })));
     }
     await Promise.all(stored.map((e) => this.enqueue(e.workspaceId, e.id, e.id)));
     return { received: true, eventId: stored[0]?.id ?? null, eventIds: stored.map((e) => e.id) };
