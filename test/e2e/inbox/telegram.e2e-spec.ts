@@ -82,6 +82,18 @@ describe('Telegram: connect with getMe + setWebhook, secret-token webhook, sendM
       .send({ type: 'TELEGRAM', botToken: 'bad-token' })
       .expect(400);
     expect(refused.body.details[0].field).toBe('botToken');
+    mock.fail('/setWebhook', 1, 400, {
+      ok: false,
+      error_code: 400,
+      description: 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook',
+    });
+    const https = await t.http
+      .post('/channels/connect')
+      .set(admin.headers)
+      .send({ type: 'TELEGRAM', botToken: '1:AAretry' })
+      .expect(400);
+    expect(https.body.message).toContain('An HTTPS URL must be provided');
+    expect((await t.http.get('/channels').set(admin.headers).expect(200)).body.data).toEqual([]);
     const { botToken } = await connectBot(admin);
     const other = await signupWorkspace(t);
     mock.reset();

@@ -39,11 +39,19 @@ export class TelegramPlatform {
 
   /** Points the bot's webhook at us with the connection's secret token (sent back in X-Telegram-Bot-Api-Secret-Token). */
   async setWebhook(botToken: string, url: string, secretToken: string): Promise<void> {
-    await this.call(botToken, 'setWebhook', {
-      url,
-      secret_token: secretToken,
-      allowed_updates: ['message', 'callback_query'],
-    });
+    try {
+      await this.http.request({
+        method: 'POST',
+        url: this.url(botToken, 'setWebhook'),
+        body: { url, secret_token: secretToken, allowed_updates: ['message', 'callback_query'] },
+      });
+    } catch (error) {
+      if (!(error instanceof PlatformRequestError)) throw error;
+      // Usually the URL: Telegram needs a public HTTPS address (set PUBLIC_BASE_URL).
+      throw AppException.validation(`Telegram refused the webhook ${url} (${error.message})`, [
+        { field: 'botToken', message: `webhook ${url} was refused by Telegram: ${error.message}` },
+      ]);
+    }
   }
 
   async deleteWebhook(botToken: string): Promise<void> {
