@@ -91,7 +91,7 @@ async function seed(db: Client, workspaceId: string, channelId: string, agentIds
      SELECT $1, ct.id, $2, 'CUSTOM', 'ext-' || i,
             CASE WHEN i % 10 < 6 THEN 'RESOLVED' WHEN i % 10 < 8 THEN 'OPEN' ELSE 'ON_HOLD' END,
             (ARRAY['LOW', 'MEDIUM', 'HIGH', 'URGENT'])[1 + i % 4],
-            $3, CASE WHEN i % 20 = 0 THEN NULL ELSE ($4::uuid[])[1 + (i / 3) % ${AGENTS}] END,
+            $3, CASE WHEN i % 20 = 0 THEN NULL ELSE ($4::uuid[])[1 + abs(hashint4(i)) % ${AGENTS}] END,
             CASE WHEN i % 50 = 0 THEN ARRAY['vip'] ELSE ARRAY[]::text[] END,
             now() - (${CONVERSATIONS} - i) * interval '30 seconds',
             now() - (${CONVERSATIONS} - i) * interval '30 seconds' - interval '1 hour'
