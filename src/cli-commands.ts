@@ -82,7 +82,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   if (args.password && args.password.length < 8) throw new UsageError('--password must be at least 8 characters');
 
   const config = loadConfig({ ...env, APP_ROLE: 'cli', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
-  const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: ['error'], abortOnError: false });
+  const app = await NestFactory.createApplicationContext(AppModule.register(config), {
+    logger: ['error'],
+    abortOnError: false,
+  });
   try {
     const workspaces = app.get(WorkspacesService);
     if (command === 'workspace:create') {
@@ -98,14 +101,12 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       return { workspaceId: updated.id, plan: updated.plan };
     }
     const member = await runAsWorkspace(workspace.id, () =>
-      app
-        .get(MembersService)
-        .addMember({
-          email: args.email!,
-          name: args.name ?? args.email!.split('@')[0]!,
-          password: args.password,
-          role: args.role!,
-        }),
+      app.get(MembersService).addMember({
+        email: args.email!,
+        name: args.name ?? args.email!.split('@')[0]!,
+        password: args.password,
+        role: args.role!,
+      }),
     );
     return { workspaceId: workspace.id, ...member };
   } finally {

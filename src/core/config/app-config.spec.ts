@@ -10,10 +10,21 @@ describe('loadConfig', () => {
   it('runs with no environment at all: embedded database, inline jobs, generated secrets', () => {
     const dataDir = dir();
     const config = loadConfig({ DATA_DIR: dataDir });
-    expect(config).toMatchObject({ port: 4000, role: 'all', env: 'development', db: { url: null, migrationsRun: true }, redis: { url: null } });
+    expect(config).toMatchObject({
+      port: 4000,
+      role: 'all',
+      env: 'development',
+      db: { url: null, migrationsRun: true },
+      redis: { url: null },
+    });
     expect(config.publicBaseUrl).toBe('http://localhost:4000');
     expect(config.encryptionKey).toHaveLength(32);
-    expect(config.bootstrap).toEqual({ adminEmail: 'admin@example.com', adminPassword: null, workspaceName: 'Default', plan: 'ENTERPRISE' });
+    expect(config.bootstrap).toEqual({
+      adminEmail: 'admin@example.com',
+      adminPassword: null,
+      workspaceName: 'Default',
+      plan: 'ENTERPRISE',
+    });
     expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
     const again = loadConfig({ DATA_DIR: dataDir });
     expect(again.auth.jwtSecret).toBe(config.auth.jwtSecret);
@@ -35,13 +46,28 @@ describe('loadConfig', () => {
   });
 
   it('reports every bad value at once', () => {
-    expect(() => loadConfig({ DATA_DIR: dir(), PORT: 'eighty', APP_ROLE: 'boss', REDIS_URL: 'nope', ENCRYPTION_KEY: 'c2hvcnQ=', MIGRATIONS_RUN: 'maybe' })).toThrow(
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dir(),
+        PORT: 'eighty',
+        APP_ROLE: 'boss',
+        REDIS_URL: 'nope',
+        ENCRYPTION_KEY: 'c2hvcnQ=',
+        MIGRATIONS_RUN: 'maybe',
+      }),
+    ).toThrow(
       /PORT must be an integer[\s\S]*APP_ROLE must be one of[\s\S]*REDIS_URL must be a URL[\s\S]*ENCRYPTION_KEY must be 32 bytes[\s\S]*MIGRATIONS_RUN must be true or false/,
     );
   });
 
   it('reads retry schedules and private-network defaults', () => {
-    const config = loadConfig({ DATA_DIR: dir(), OUTBOUND_RETRY_DELAYS: '1, 2,3', NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') });
+    const config = loadConfig({
+      DATA_DIR: dir(),
+      OUTBOUND_RETRY_DELAYS: '1, 2,3',
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+    });
     expect(config.outbound.retryDelaysSeconds).toEqual([1, 2, 3]);
     expect(config.outbound.webhookRetryDelaysSeconds).toEqual([10, 60, 600, 3600, 21600, 86400]);
     expect(config.outbound.allowPrivateNetworks).toBe(false);

@@ -21,14 +21,16 @@ async function main(command: string | undefined, name: string | undefined): Prom
       await dataSource.undoLastMigration({ transaction: 'each' });
       process.stdout.write('Reverted the newest migration\n');
     } else if (command === 'generate') {
-      if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name)) throw new Error('generate needs a PascalCase name, e.g. AddTicketTags');
+      if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name))
+        throw new Error('generate needs a PascalCase name, e.g. AddTicketTags');
       const sql = await dataSource.driver.createSchemaBuilder().log();
       if (sql.upQueries.length === 0) {
         process.stdout.write('Entities and schema agree: nothing to generate\n');
         return;
       }
       const timestamp = Date.now();
-      const body = (queries: { query: string }[]) => queries.map((q) => `    await q.query(${JSON.stringify(q.query)});`).join('\n');
+      const body = (queries: { query: string }[]) =>
+        queries.map((q) => `    await q.query(${JSON.stringify(q.query)});`).join('\n');
       const file = join(process.cwd(), 'migrations', `${timestamp}-${name}.ts`);
       writeFileSync(
         file,

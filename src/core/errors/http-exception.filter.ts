@@ -54,7 +54,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return { body: build(exception.code, exception.message, exception.details), headers: exception.headers };
     }
     // Nest wraps body-parser errors in an HttpException whose `cause` is the original.
-    const bodyParser = bodyParserError(exception) ?? bodyParserError(exception instanceof Error ? exception.cause : undefined);
+    const bodyParser =
+      bodyParserError(exception) ?? bodyParserError(exception instanceof Error ? exception.cause : undefined);
     if (bodyParser) return { body: build(bodyParser.code, bodyParser.message), headers: {} };
     if (exception instanceof QueryFailedError) {
       const pgCode = (exception.driverError as { code?: string } | undefined)?.code;

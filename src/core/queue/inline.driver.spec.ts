@@ -7,7 +7,10 @@ import type { JobPayload } from './job-queue.port';
 
 function registryWith(run: JobFn): JobRegistry {
   const registry = new JobRegistry(null as never, null as never, null as never);
-  registry.register([{ options: { name: JobName.ApiTokenTouch, queue: QueueName.Maintenance }, run }], [JobName.ApiTokenTouch]);
+  registry.register(
+    [{ options: { name: JobName.ApiTokenTouch, queue: QueueName.Maintenance }, run }],
+    [JobName.ApiTokenTouch],
+  );
   return registry;
 }
 
@@ -22,7 +25,10 @@ describe('JobRegistry', () => {
 
   it('refuses two handlers for one job', () => {
     const registry = new JobRegistry(null as never, null as never, null as never);
-    const handler = { options: { name: JobName.ApiTokenTouch, queue: QueueName.Maintenance }, run: async () => undefined };
+    const handler = {
+      options: { name: JobName.ApiTokenTouch, queue: QueueName.Maintenance },
+      run: async () => undefined,
+    };
     expect(() => registry.register([handler, handler], [JobName.ApiTokenTouch])).toThrow('more than one handler');
   });
 });

@@ -13,15 +13,27 @@ describe('authentication', () => {
   });
 
   it('logs the bootstrap admin in with the documented response', async () => {
-    const res = await t.http.post('/auth/login').send({ email: TEST_ADMIN_EMAIL.toUpperCase(), password: TEST_ADMIN_PASSWORD }).expect(200);
-    expect(res.body).toMatchObject({ tokenType: 'Bearer', expiresIn: 43200, user: { email: TEST_ADMIN_EMAIL, name: 'Admin' } });
+    const res = await t.http
+      .post('/auth/login')
+      .send({ email: TEST_ADMIN_EMAIL.toUpperCase(), password: TEST_ADMIN_PASSWORD })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      tokenType: 'Bearer',
+      expiresIn: 43200,
+      user: { email: TEST_ADMIN_EMAIL, name: 'Admin' },
+    });
     expect(typeof res.body.accessToken).toBe('string');
-    expect(res.body.workspaces).toEqual([{ id: expect.any(String), name: 'Default', role: 'ADMIN', plan: 'ENTERPRISE' }]);
+    expect(res.body.workspaces).toEqual([
+      { id: expect.any(String), name: 'Default', role: 'ADMIN', plan: 'ENTERPRISE' },
+    ]);
   });
 
   it('gives the same 401 for a wrong password and an unknown email', async () => {
     const wrong = await t.http.post('/auth/login').send({ email: TEST_ADMIN_EMAIL, password: 'nope-nope' }).expect(401);
-    const unknown = await t.http.post('/auth/login').send({ email: 'ghost@example.com', password: 'nope-nope' }).expect(401);
+    const unknown = await t.http
+      .post('/auth/login')
+      .send({ email: 'ghost@example.com', password: 'nope-nope' })
+      .expect(401);
     expect(wrong.body).toMatchObject({ statusCode: 401, code: 'invalid_credentials' });
     expect(unknown.body.message).toBe(wrong.body.message);
   });
@@ -48,13 +60,18 @@ describe('authentication', () => {
       .send({ workspaceName: 'Signup Co', name: 'Sam', email: 'Sam@Signup.test', password: 'password-123' })
       .expect(201);
     expect(res.body.user.email).toBe('sam@signup.test');
-    expect(res.body.workspaces).toEqual([{ id: expect.any(String), name: 'Signup Co', role: 'ADMIN', plan: 'STARTER' }]);
+    expect(res.body.workspaces).toEqual([
+      { id: expect.any(String), name: 'Signup Co', role: 'ADMIN', plan: 'STARTER' },
+    ]);
     const again = await t.http
       .post('/auth/signup')
       .send({ workspaceName: 'Other', name: 'Sam', email: 'sam@signup.test', password: 'password-123' })
       .expect(409);
     expect(again.body.code).toBe('conflict');
-    const short = await t.http.post('/auth/signup').send({ workspaceName: 'X', name: 'Y', email: 'y@y.test', password: 'short' }).expect(400);
+    const short = await t.http
+      .post('/auth/signup')
+      .send({ workspaceName: 'X', name: 'Y', email: 'y@y.test', password: 'short' })
+      .expect(400);
     expect(short.body.details[0].field).toBe('password');
   });
 
@@ -69,19 +86,42 @@ describe('authentication', () => {
   it('requires x-workspace-id with a user JWT and membership of that workspace', async () => {
     const admin = await loginAdmin(t);
     const missing = await t.http.get('/workspace').set('authorization', `Bearer ${admin.token}`).expect(400);
-    expect(missing.body).toMatchObject({ code: 'validation_failed', details: [{ field: 'x-workspace-id', message: 'header is required' }] });
+    expect(missing.body).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'x-workspace-id', message: 'header is required' }],
+    });
     const other = await signupWorkspace(t);
-    const foreign = await t.http.get('/workspace').set('authorization', `Bearer ${admin.token}`).set('x-workspace-id', other.workspaceId).expect(403);
+    const foreign = await t.http
+      .get('/workspace')
+      .set('authorization', `Bearer ${admin.token}`)
+      .set('x-workspace-id', other.workspaceId)
+      .expect(403);
     expect(foreign.body.code).toBe('not_a_member');
-    await t.http.get('/workspace').set('authorization', `Bearer ${admin.token}`).set('x-workspace-id', randomUUID()).expect(403);
-    await t.http.get('/workspace').set('authorization', `Bearer ${admin.token}`).set('x-workspace-id', 'garbage').expect(403);
+    await t.http
+      .get('/workspace')
+      .set('authorization', `Bearer ${admin.token}`)
+      .set('x-workspace-id', randomUUID())
+      .expect(403);
+    await t.http
+      .get('/workspace')
+      .set('authorization', `Bearer ${admin.token}`)
+      .set('x-workspace-id', 'garbage')
+      .expect(403);
   });
 
   it('creates more workspaces for a user with POST /workspaces', async () => {
     const owner = await signupWorkspace(t);
-    const res = await t.http.post('/workspaces').set('authorization', `Bearer ${owner.token}`).send({ name: 'Second' }).expect(201);
+    const res = await t.http
+      .post('/workspaces')
+      .set('authorization', `Bearer ${owner.token}`)
+      .send({ name: 'Second' })
+      .expect(201);
     expect(res.body).toMatchObject({ name: 'Second', plan: 'STARTER', timezone: 'UTC' });
-    const ws = await t.http.get('/workspace').set('authorization', `Bearer ${owner.token}`).set('x-workspace-id', res.body.id).expect(200);
+    const ws = await t.http
+      .get('/workspace')
+      .set('authorization', `Bearer ${owner.token}`)
+      .set('x-workspace-id', res.body.id)
+      .expect(200);
     expect(ws.body.id).toBe(res.body.id);
     const login = await t.http.post('/auth/login').send({ email: owner.email, password: 'password-123' }).expect(200);
     expect(login.body.workspaces).toHaveLength(2);
@@ -99,7 +139,10 @@ describe('sign-up switched off', () => {
   });
 
   it('refuses POST /auth/signup with 403', async () => {
-    const res = await t.http.post('/auth/signup').send({ workspaceName: 'W', name: 'N', email: 'n@n.test', password: 'password-123' }).expect(403);
+    const res = await t.http
+      .post('/auth/signup')
+      .send({ workspaceName: 'W', name: 'N', email: 'n@n.test', password: 'password-123' })
+      .expect(403);
     expect(res.body.code).toBe('forbidden');
   });
 });
@@ -114,7 +157,12 @@ describe('sign-up rate limit', () => {
   });
 
   it('allows SIGNUP_RATE_LIMIT sign-ups an hour per IP', async () => {
-    const body = (n: number) => ({ workspaceName: `W${n}`, name: 'N', email: `n${n}@rate.test`, password: 'password-123' });
+    const body = (n: number) => ({
+      workspaceName: `W${n}`,
+      name: 'N',
+      email: `n${n}@rate.test`,
+      password: 'password-123',
+    });
     await t.http.post('/auth/signup').send(body(1)).expect(201);
     await t.http.post('/auth/signup').send(body(2)).expect(201);
     const limited = await t.http.post('/auth/signup').send(body(3)).expect(429);

@@ -5,7 +5,12 @@ import { loginAdmin, login } from '../../utils/sessions';
 
 /** The environment the CLI would see: the test app's database (DATABASE_URL) or its data directory. */
 function cliEnv(t: TestApp): Record<string, string> {
-  return { DATA_DIR: t.dataDir, ...(t.config.db.url ? { DATABASE_URL: t.config.db.url } : {}), NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+  return {
+    DATA_DIR: t.dataDir,
+    ...(t.config.db.url ? { DATABASE_URL: t.config.db.url } : {}),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+  };
 }
 
 describe('command line', () => {
@@ -17,13 +22,29 @@ describe('command line', () => {
   it('creates a workspace, changes its plan and adds a user while the service runs', async () => {
     const t = await createTestApp();
     apps.push(t);
-    const created = (await runCli(['workspace:create', '--name', 'Acme', '--email', 'Boss@Acme.test', '--password', 'password-1', '--plan', 'pro'], cliEnv(t))) as {
+    const created = (await runCli(
+      ['workspace:create', '--name', 'Acme', '--email', 'Boss@Acme.test', '--password', 'password-1', '--plan', 'pro'],
+      cliEnv(t),
+    )) as {
       workspaceId: string;
       plan: string;
     };
     expect(created).toMatchObject({ name: 'Acme', plan: 'PRO', adminEmail: 'boss@acme.test' });
     await runCli(['workspace:plan', '--workspace', created.workspaceId, '--plan', 'ENTERPRISE'], cliEnv(t));
-    await runCli(['user:add', '--workspace', created.workspaceId, '--email', 'agent@acme.test', '--password', 'password-2', '--role', 'AGENT'], cliEnv(t));
+    await runCli(
+      [
+        'user:add',
+        '--workspace',
+        created.workspaceId,
+        '--email',
+        'agent@acme.test',
+        '--password',
+        'password-2',
+        '--role',
+        'AGENT',
+      ],
+      cliEnv(t),
+    );
 
     // The running service sees all of it at once.
     const boss = await login(t, 'boss@acme.test', 'password-1', created.workspaceId);
@@ -37,7 +58,20 @@ describe('command line', () => {
     const t = await createTestApp();
     const admin = await loginAdmin(t);
     await t.close({ keepData: true });
-    await runCli(['user:add', '--workspace', admin.workspaceId, '--email', 'late@acme.test', '--password', 'password-3', '--role', 'SUPERVISOR'], cliEnv(t));
+    await runCli(
+      [
+        'user:add',
+        '--workspace',
+        admin.workspaceId,
+        '--email',
+        'late@acme.test',
+        '--password',
+        'password-3',
+        '--role',
+        'SUPERVISOR',
+      ],
+      cliEnv(t),
+    );
     const again = await createTestApp({ reuse: { dataDir: t.dataDir, databaseUrl: t.config.db.url ?? undefined } });
     apps.push(again);
     const late = await login(again, 'late@acme.test', 'password-3', admin.workspaceId);
@@ -48,9 +82,15 @@ describe('command line', () => {
     const t = await createTestApp();
     apps.push(t);
     await expect(runCli(['workspace:create', '--name', 'X'], cliEnv(t))).rejects.toThrow('--email is required');
-    await expect(runCli(['workspace:plan', '--workspace', 'x', '--plan', 'GOLD'], cliEnv(t))).rejects.toBeInstanceOf(UsageError);
-    await expect(runCli(['user:add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'short', '--role', 'AGENT'], cliEnv(t))).rejects.toThrow('at least 8');
+    await expect(runCli(['workspace:plan', '--workspace', 'x', '--plan', 'GOLD'], cliEnv(t))).rejects.toBeInstanceOf(
+      UsageError,
+    );
+    await expect(
+      runCli(['user:add', '--workspace', 'x', '--email', 'a@b.c', '--password', 'short', '--role', 'AGENT'], cliEnv(t)),
+    ).rejects.toThrow('at least 8');
     await expect(runCli(['launch'], cliEnv(t))).rejects.toThrow('Unknown command');
-    await expect(runCli(['workspace:plan', '--workspace', '00000000-0000-4000-8000-000000000000', '--plan', 'PRO'], cliEnv(t))).rejects.toThrow('Workspace not found');
+    await expect(
+      runCli(['workspace:plan', '--workspace', '00000000-0000-4000-8000-000000000000', '--plan', 'PRO'], cliEnv(t)),
+    ).rejects.toThrow('Workspace not found');
   });
 });

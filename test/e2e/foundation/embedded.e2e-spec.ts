@@ -16,7 +16,11 @@ describe('database runtime', () => {
     const first = await createTestApp();
     const admin = await loginAdmin(first);
     await first.http.put('/workspace').set(admin.headers).send({ name: 'Persisted' }).expect(200);
-    const created = await first.http.post('/developer/tokens').set(admin.headers).send({ name: 'survivor' }).expect(201);
+    const created = await first.http
+      .post('/developer/tokens')
+      .set(admin.headers)
+      .send({ name: 'survivor' })
+      .expect(201);
     const databaseUrl = first.config.db.url ?? undefined;
     await first.close({ keepData: true });
 
@@ -27,7 +31,9 @@ describe('database runtime', () => {
     const ws = await second.http.get('/workspace').set(again.headers).expect(200);
     expect(ws.body.name).toBe('Persisted');
     await second.http.get('/workspace').set('authorization', `Bearer ${created.body.token}`).expect(200);
-    const workspaces: { count: string }[] = await second.app.get(DataSource).query('SELECT count(*)::text AS count FROM workspaces');
+    const workspaces: { count: string }[] = await second.app
+      .get(DataSource)
+      .query('SELECT count(*)::text AS count FROM workspaces');
     expect(workspaces[0]!.count).toBe('1');
   });
 
@@ -39,18 +45,30 @@ describe('database runtime', () => {
     const transactions = Array.from({ length: 12 }, (_, i) =>
       runAsWorkspace(admin.workspaceId, () =>
         tx.run(async () => {
-          await tx.manager.query(`INSERT INTO queues (workspace_id, name) VALUES ($1, $2)`, [admin.workspaceId, `q-${i}`]);
+          await tx.manager.query(`INSERT INTO queues (workspace_id, name) VALUES ($1, $2)`, [
+            admin.workspaceId,
+            `q-${i}`,
+          ]);
           await new Promise((resolve) => setTimeout(resolve, 5));
-          const rows: unknown[] = await tx.manager.query('SELECT id FROM queues WHERE workspace_id = $1', [admin.workspaceId]);
+          const rows: unknown[] = await tx.manager.query('SELECT id FROM queues WHERE workspace_id = $1', [
+            admin.workspaceId,
+          ]);
           return rows.length;
         }),
       ),
     );
-    const requests = Array.from({ length: 30 }, () => t.http.get('/workspace').set(admin.headers).then((res) => res.status));
+    const requests = Array.from({ length: 30 }, () =>
+      t.http
+        .get('/workspace')
+        .set(admin.headers)
+        .then((res) => res.status),
+    );
     const [counts, statuses] = await Promise.all([Promise.all(transactions), Promise.all(requests)]);
     expect(counts.every((n) => n >= 2)).toBe(true);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    const total: { n: number }[] = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM queues WHERE workspace_id = $1', [admin.workspaceId]);
+    const total: { n: number }[] = await t.app
+      .get(DataSource)
+      .query('SELECT count(*)::int AS n FROM queues WHERE workspace_id = $1', [admin.workspaceId]);
     expect(total[0]!.n).toBe(13);
   });
 

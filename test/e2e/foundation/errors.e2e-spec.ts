@@ -48,8 +48,15 @@ describe('error shape and HTTP platform', () => {
 
   it('maps a unique violation to 409 conflict without leaking SQL', async () => {
     const admin = await signupWorkspace(t);
-    await t.http.post('/workspace/members').set(admin.headers).send({ email: 'dup@example.com', name: 'D', role: 'AGENT', password: 'password-123' }).expect(201);
-    const res = await t.http.post('/auth/signup').send({ workspaceName: 'W', name: 'D', email: 'dup@example.com', password: 'password-123' }).expect(409);
+    await t.http
+      .post('/workspace/members')
+      .set(admin.headers)
+      .send({ email: 'dup@example.com', name: 'D', role: 'AGENT', password: 'password-123' })
+      .expect(201);
+    const res = await t.http
+      .post('/auth/signup')
+      .send({ workspaceName: 'W', name: 'D', email: 'dup@example.com', password: 'password-123' })
+      .expect(409);
     expect(res.body.code).toBe('conflict');
     expect(JSON.stringify(res.body)).not.toMatch(/duplicate key|users_email_key|SELECT|INSERT/i);
   });
@@ -57,7 +64,20 @@ describe('error shape and HTTP platform', () => {
   it('serves the OpenAPI document and Swagger UI', async () => {
     const doc = await t.http.get('/docs-json').expect(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    for (const path of ['/auth/login', '/auth/signup', '/workspaces', '/workspace', '/workspace/members', '/workspace/members/{userId}', '/developer/tokens', '/developer/tokens/{id}', '/permissions', '/permissions/me', '/permissions/reset', '/health']) {
+    for (const path of [
+      '/auth/login',
+      '/auth/signup',
+      '/workspaces',
+      '/workspace',
+      '/workspace/members',
+      '/workspace/members/{userId}',
+      '/developer/tokens',
+      '/developer/tokens/{id}',
+      '/permissions',
+      '/permissions/me',
+      '/permissions/reset',
+      '/health',
+    ]) {
       expect(Object.keys(doc.body.paths)).toContain(path);
     }
     expect(doc.body.components.schemas.LoginDto.properties.email).toBeDefined();
@@ -79,7 +99,9 @@ describe('error shape and HTTP platform', () => {
         if (typeof handler !== 'function' || Reflect.getMetadata('path', handler) === undefined) continue;
         routes++;
         const targets = [handler, wrapper.metatype];
-        const declared = [IS_PUBLIC, ANY_MEMBER, NO_WORKSPACE, REQUIRED_PERMISSION].some((key) => reflector.getAllAndOverride(key, targets) !== undefined);
+        const declared = [IS_PUBLIC, ANY_MEMBER, NO_WORKSPACE, REQUIRED_PERMISSION].some(
+          (key) => reflector.getAllAndOverride(key, targets) !== undefined,
+        );
         if (!declared) undeclared.push(`${wrapper.name}.${name}`);
       }
     }

@@ -70,23 +70,30 @@ describe('job backends', () => {
   });
 
   const binary = redisServerBinary();
-  (binary && usingRedis() ? it : it.skip)('keeps working when Redis stops at run time: enqueue fails fast and runs in-process', async () => {
-    const port = await freePort();
-    const child = spawn(binary!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    children.push(child);
-    await eventually(async () => {
-      expect(await redisAnswers(`redis://127.0.0.1:${port}`)).toBe(true);
-    }, 5_000);
-    const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
-    apps.push(t);
-    expect((await t.http.get('/health').expect(200)).body.info.queue.backend).toBe('redis');
-    child.kill('SIGKILL');
-    await eventually(async () => {
-      expect((await t.http.get('/health').expect(200)).body.info.queue.backend).toBe('inline');
-    }, 5_000);
-    const started = Date.now();
-    await expectTokenTouched(t);
-    expect(t.app.get(JobQueueService).fallbacks).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+  (binary && usingRedis() ? it : it.skip)(
+    'keeps working when Redis stops at run time: enqueue fails fast and runs in-process',
+    async () => {
+      const port = await freePort();
+      const child = spawn(
+        binary!,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      children.push(child);
+      await eventually(async () => {
+        expect(await redisAnswers(`redis://127.0.0.1:${port}`)).toBe(true);
+      }, 5_000);
+      const t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+      apps.push(t);
+      expect((await t.http.get('/health').expect(200)).body.info.queue.backend).toBe('redis');
+      child.kill('SIGKILL');
+      await eventually(async () => {
+        expect((await t.http.get('/health').expect(200)).body.info.queue.backend).toBe('inline');
+      }, 5_000);
+      const started = Date.now();
+      await expectTokenTouched(t);
+      expect(t.app.get(JobQueueService).fallbacks).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
 });

@@ -14,9 +14,10 @@ describe('migrations and entities', () => {
 
   it('every entity column exists in the migrated schema with a compatible type', async () => {
     const dataSource = t.app.get(DataSource);
-    const rows: { table_name: string; column_name: string; udt_name: string; is_nullable: string }[] = await dataSource.query(
-      `SELECT table_name, column_name, udt_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public'`,
-    );
+    const rows: { table_name: string; column_name: string; udt_name: string; is_nullable: string }[] =
+      await dataSource.query(
+        `SELECT table_name, column_name, udt_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public'`,
+      );
     const columns = new Map(rows.map((r) => [`${r.table_name}.${r.column_name}`, r]));
     const problems: string[] = [];
     for (const entity of dataSource.entityMetadatas) {

@@ -21,7 +21,14 @@ describe('permissions', () => {
     expect(res.body.matrix.ADMIN).toEqual(PERMISSION_KEYS);
     expect(res.body.matrix.SUPERVISOR).toEqual(DEFAULT_MATRIX.SUPERVISOR);
     expect(res.body.matrix.SUPERVISOR).not.toContain('permissions.manage');
-    expect(res.body.matrix.AGENT).toEqual(['conversations.reply', 'tickets.view', 'tickets.manage', 'contacts.view', 'contacts.manage', 'catalog.view']);
+    expect(res.body.matrix.AGENT).toEqual([
+      'conversations.reply',
+      'tickets.view',
+      'tickets.manage',
+      'contacts.view',
+      'contacts.manage',
+      'catalog.view',
+    ]);
   });
 
   it('enforces the matrix and applies changes at once', async () => {
@@ -52,22 +59,42 @@ describe('permissions', () => {
 
   it('refuses to reduce ADMIN and unknown keys, changing nothing', async () => {
     const admin = await signupWorkspace(t);
-    const reduce = await t.http.put('/permissions').set(admin.headers).send({ matrix: { ADMIN: ['tickets.view'], AGENT: [] } }).expect(400);
+    const reduce = await t.http
+      .put('/permissions')
+      .set(admin.headers)
+      .send({ matrix: { ADMIN: ['tickets.view'], AGENT: [] } })
+      .expect(400);
     expect(reduce.body).toMatchObject({ code: 'validation_failed', details: [{ field: 'matrix.ADMIN' }] });
-    const unknown = await t.http.put('/permissions').set(admin.headers).send({ matrix: { AGENT: ['tickets.fly'] } }).expect(400);
+    const unknown = await t.http
+      .put('/permissions')
+      .set(admin.headers)
+      .send({ matrix: { AGENT: ['tickets.fly'] } })
+      .expect(400);
     expect(unknown.body.details[0].field).toBe('matrix.AGENT');
-    await t.http.put('/permissions').set(admin.headers).send({ matrix: { OWNER: [] } }).expect(400);
+    await t.http
+      .put('/permissions')
+      .set(admin.headers)
+      .send({ matrix: { OWNER: [] } })
+      .expect(400);
     await t.http.put('/permissions').set(admin.headers).send({}).expect(400);
     const after = await t.http.get('/permissions').set(admin.headers).expect(200);
     expect(after.body.matrix.AGENT).toEqual(DEFAULT_MATRIX.AGENT);
     // ADMIN with every key is accepted (no change).
-    await t.http.put('/permissions').set(admin.headers).send({ matrix: { ADMIN: PERMISSION_KEYS } }).expect(200);
+    await t.http
+      .put('/permissions')
+      .set(admin.headers)
+      .send({ matrix: { ADMIN: PERMISSION_KEYS } })
+      .expect(200);
   });
 
   it('keeps each workspace’s matrix to itself', async () => {
     const a = await signupWorkspace(t);
     const b = await signupWorkspace(t);
-    await t.http.put('/permissions').set(a.headers).send({ matrix: { AGENT: [] } }).expect(200);
+    await t.http
+      .put('/permissions')
+      .set(a.headers)
+      .send({ matrix: { AGENT: [] } })
+      .expect(200);
     const inB = await t.http.get('/permissions').set(b.headers).expect(200);
     expect(inB.body.matrix.AGENT).toEqual(DEFAULT_MATRIX.AGENT);
     await t.http.post('/permissions/reset').set(b.headers).expect(200);

@@ -19,7 +19,9 @@ const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
     const { headers } = await apiToken(api, admin);
     await api.http.get('/workspace').set(headers).expect(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const pending: { last_used_at: Date | null }[] = await api.app.get(DataSource).query('SELECT last_used_at FROM api_tokens WHERE workspace_id = $1', [admin.workspaceId]);
+    const pending: { last_used_at: Date | null }[] = await api.app
+      .get(DataSource)
+      .query('SELECT last_used_at FROM api_tokens WHERE workspace_id = $1', [admin.workspaceId]);
     expect(pending[0]!.last_used_at).toBeNull();
 
     const worker = await createTestApp({
@@ -28,7 +30,9 @@ const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
     });
     apps.push(worker);
     await eventually(async () => {
-      const rows: { last_used_at: Date | null }[] = await api.app.get(DataSource).query('SELECT last_used_at FROM api_tokens WHERE workspace_id = $1', [admin.workspaceId]);
+      const rows: { last_used_at: Date | null }[] = await api.app
+        .get(DataSource)
+        .query('SELECT last_used_at FROM api_tokens WHERE workspace_id = $1', [admin.workspaceId]);
       expect(rows[0]!.last_used_at).not.toBeNull();
     }, 15_000);
   });

@@ -20,12 +20,23 @@ describe('API tokens', () => {
       .send({ name: 'Feed', scopes: ['catalog:write'], expiresAt: '2099-01-01T00:00:00.000Z' })
       .expect(201);
     expect(created.body.token).toMatch(/^sit_[A-Za-z0-9_-]{43}$/);
-    expect(created.body).toMatchObject({ name: 'Feed', prefix: created.body.token.slice(0, 8), scopes: ['catalog:write'], lastUsedAt: null, expiresAt: '2099-01-01T00:00:00.000Z' });
+    expect(created.body).toMatchObject({
+      name: 'Feed',
+      prefix: created.body.token.slice(0, 8),
+      scopes: ['catalog:write'],
+      lastUsedAt: null,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+    });
     const list = await t.http.get('/developer/tokens').set(admin.headers).expect(200);
-    expect(list.body).toEqual({ data: [expect.objectContaining({ id: created.body.id, prefix: created.body.prefix })], nextCursor: null });
+    expect(list.body).toEqual({
+      data: [expect.objectContaining({ id: created.body.id, prefix: created.body.prefix })],
+      nextCursor: null,
+    });
     expect(list.body.data[0].token).toBeUndefined();
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
-    const stored: { token_hash: string }[] = await t.app.get(DataSource).query('SELECT token_hash FROM api_tokens WHERE id = $1', [created.body.id]);
+    const stored: { token_hash: string }[] = await t.app
+      .get(DataSource)
+      .query('SELECT token_hash FROM api_tokens WHERE id = $1', [created.body.id]);
     expect(stored[0]!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored[0]!.token_hash).not.toContain(created.body.token);
   });
@@ -55,18 +66,32 @@ describe('API tokens', () => {
 
   it('validates scopes and expiry', async () => {
     const admin = await signupWorkspace(t);
-    const bad = await t.http.post('/developer/tokens').set(admin.headers).send({ name: 'x', scopes: ['catalog:read'] }).expect(400);
+    const bad = await t.http
+      .post('/developer/tokens')
+      .set(admin.headers)
+      .send({ name: 'x', scopes: ['catalog:read'] })
+      .expect(400);
     expect(bad.body.details[0].field).toBe('scopes');
-    await t.http.post('/developer/tokens').set(admin.headers).send({ name: 'x', expiresAt: '2001-01-01T00:00:00.000Z' }).expect(400);
+    await t.http
+      .post('/developer/tokens')
+      .set(admin.headers)
+      .send({ name: 'x', expiresAt: '2001-01-01T00:00:00.000Z' })
+      .expect(400);
     await t.http.post('/developer/tokens').set(admin.headers).send({ name: 'x', expiresAt: 'tomorrow' }).expect(400);
     await t.http.post('/developer/tokens').set(admin.headers).send({ name: 'x', owner: 'me' }).expect(400);
   });
 
   it('stops accepting an expired or revoked token', async () => {
     const admin = await signupWorkspace(t);
-    const expiring = await t.http.post('/developer/tokens').set(admin.headers).send({ name: 'soon', expiresAt: new Date(Date.now() + 60_000).toISOString() }).expect(201);
+    const expiring = await t.http
+      .post('/developer/tokens')
+      .set(admin.headers)
+      .send({ name: 'soon', expiresAt: new Date(Date.now() + 60_000).toISOString() })
+      .expect(201);
     await t.http.get('/workspace').set('authorization', `Bearer ${expiring.body.token}`).expect(200);
-    await t.app.get(DataSource).query(`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.body.id]);
+    await t.app
+      .get(DataSource)
+      .query(`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expiring.body.id]);
     await t.http.get('/workspace').set('authorization', `Bearer ${expiring.body.token}`).expect(401);
 
     const { headers } = await apiToken(t, admin);
@@ -93,7 +118,12 @@ describe('API tokens', () => {
 
   it('pages with limit and cursor', async () => {
     const admin = await signupWorkspace(t);
-    for (let i = 0; i < 5; i++) await t.http.post('/developer/tokens').set(admin.headers).send({ name: `t${i}` }).expect(201);
+    for (let i = 0; i < 5; i++)
+      await t.http
+        .post('/developer/tokens')
+        .set(admin.headers)
+        .send({ name: `t${i}` })
+        .expect(201);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {

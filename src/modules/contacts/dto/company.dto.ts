@@ -4,7 +4,7 @@ import { IsFQDN, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-valid
 import { CursorPaginationQuery } from 'src/core/http/pagination';
 import type { CompanyEntity } from '../company.entity';
 import { MAX_NAME_LENGTH } from '../contacts.constants';
-import { trim, trimLower } from './dto-transforms';
+import { lower, trim } from 'src/core/http/transforms';
 
 export class CreateCompanyDto {
   @ApiProperty({ maxLength: MAX_NAME_LENGTH })
@@ -21,7 +21,7 @@ export class CreateCompanyDto {
     description: 'Lower-cased; unique per workspace',
   })
   @IsOptional()
-  @Transform(trimLower)
+  @Transform(lower)
   @IsFQDN({ require_tld: true })
   @MaxLength(253)
   readonly domain?: string | null;

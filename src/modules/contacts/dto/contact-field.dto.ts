@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import type { ContactFieldEntity } from '../contact-field.entity';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType, FIELD_KEY_PATTERN } from '../custom-fields.util';
-import { isPresent, trim, upper } from './dto-transforms';
+import { isPresent, trim, upper } from 'src/core/http/transforms';
 
 export const MAX_FIELD_OPTIONS = 200;
 

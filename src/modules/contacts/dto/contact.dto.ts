@@ -20,7 +20,7 @@ import { CursorPaginationQuery } from 'src/core/http/pagination';
 import { CHANNEL_TYPES, MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../contacts.constants';
 import { MAX_TAG_LENGTH, MAX_TAGS } from '../contact-values.util';
 import type { CustomFieldValues } from '../custom-fields.util';
-import { isPresent, trim, trimLower, upper } from './dto-transforms';
+import { isPresent, lower, trim, upper } from 'src/core/http/transforms';
 
 export class ContactIdentityDto {
   @ApiProperty({ enum: CHANNEL_TYPES, description: 'Case-insensitive' })
@@ -53,7 +53,7 @@ export class CreateContactDto {
 
   @ApiPropertyOptional({ nullable: true, type: String, description: 'Stored lower-cased' })
   @IsOptional()
-  @Transform(trimLower)
+  @Transform(lower)
   @IsEmail()
   @MaxLength(320)
   readonly email?: string | null;
@@ -123,14 +123,14 @@ export class ListContactsQuery extends CursorPaginationQuery {
 
   @ApiPropertyOptional({ description: 'Contacts carrying this tag (case-insensitive)' })
   @IsOptional()
-  @Transform(trimLower)
+  @Transform(lower)
   @IsString()
   @MaxLength(MAX_TAG_LENGTH)
   readonly tag?: string;
 
   @ApiPropertyOptional({ description: 'Exact email, case-insensitive' })
   @IsOptional()
-  @Transform(trimLower)
+  @Transform(lower)
   @IsString()
   @MaxLength(320)
   readonly email?: string;

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { ImportTarget } from '../csv-import.util';
-import { toBoolean } from './dto-transforms';
+import { toBoolean } from 'src/core/http/transforms';
 
 /** The text fields of the multipart form (the file itself is the `file` part). */
 export class ImportContactsDto {

@@ -12,17 +12,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { PRIORITIES, type Priority } from '../conversation.entity';
-import {
-  MAX_NOTE_LENGTH,
-  MAX_SUBJECT_LENGTH,
-  MAX_TAG_LENGTH,
-  MAX_TAGS,
-  isPresent,
-  isSet,
-  tagList,
-  trim,
-  upper,
-} from './dto-transforms';
+import { isPresent, isSet, tagList, trim, upper } from 'src/core/http/transforms';
+import { MAX_NOTE_LENGTH, MAX_SUBJECT_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from './inbox-limits.constant';
 
 /** `POST /conversations`: start a conversation from our side. */
 export class CreateConversationDto {

@@ -13,7 +13,8 @@ import {
 } from 'class-validator';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
 import { CONVERSATION_STATUSES, type ConversationStatus, PRIORITIES, type Priority } from '../conversation.entity';
-import { MAX_SEARCH_LENGTH, MAX_TAG_LENGTH, UUID_OR_KEYWORD, lower, trim, upperList } from './dto-transforms';
+import { ASSIGNEE_FILTER, lower, trim, upperList } from 'src/core/http/transforms';
+import { MAX_SEARCH_LENGTH, MAX_TAG_LENGTH } from './inbox-limits.constant';
 
 /** The filters of `GET /conversations` (and, minus contactId/from/to/viewId, of a saved view). */
 export class ConversationFiltersQuery {
@@ -49,7 +50,7 @@ export class ConversationFiltersQuery {
   @IsOptional()
   @Transform(lower)
   @IsString()
-  @Matches(UUID_OR_KEYWORD, { message: 'must be a UUID, me or unassigned' })
+  @Matches(ASSIGNEE_FILTER, { message: 'must be a UUID, me or unassigned' })
   readonly assigneeId?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
+import { ASSIGNEE_FILTER, isPresent, isSet, lower, trim, upper, upperList } from 'src/core/http/transforms';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -27,25 +28,6 @@ import {
   type TicketSource,
   type TicketStatus,
 } from '../tickets.constants';
-
-const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
-const upper = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' ? value.trim().toUpperCase() : value;
-const lower = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' ? value.trim().toLowerCase() : value;
-/** `status=open,waiting` (or repeated `status=`) → `['OPEN', 'WAITING']`. */
-const upperList = ({ value }: { value: unknown }): unknown => {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : value;
-  return Array.isArray(items)
-    ? items.map((v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : v)).filter((v) => v !== '')
-    : items;
-};
-/** Present (even null) → validate; absent → skip. For fields where null is not a valid value. */
-const isPresent = (_: object, value: unknown): boolean => value !== undefined;
-/** Absent or null → skip (null clears the field). */
-const isSet = (_: object, value: unknown): boolean => value !== undefined && value !== null;
-
-const UUID_OR_KEYWORD = /^(me|unassigned|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 export class CreateTicketDto {
   @ApiProperty({ maxLength: MAX_SUBJECT_LENGTH })
@@ -227,7 +209,7 @@ export class TicketFiltersQuery {
   @IsOptional()
   @Transform(lower)
   @IsString()
-  @Matches(UUID_OR_KEYWORD, { message: 'must be a UUID, me or unassigned' })
+  @Matches(ASSIGNEE_FILTER, { message: 'must be a UUID, me or unassigned' })
   readonly assigneeId?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
