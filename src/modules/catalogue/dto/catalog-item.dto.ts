@@ -1,19 +1,18 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsInt,
   IsNotEmpty,
   IsOptional,
   IsString,
   IsUUID,
   MaxLength,
-  Min,
   ValidateIf,
 } from 'class-validator';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
+import { upper } from 'src/core/http/transforms';
 import {
   CATALOG_ITEM_SOURCES,
   CATALOG_ITEM_STATUSES,
@@ -22,19 +21,12 @@ import {
   type CatalogItemStatus,
   type CatalogPrice,
 } from '../catalog-item.entity';
-import { MAX_IMAGES, MAX_KEYWORDS, MAX_TEXT } from '../csv/csv-cells.util';
+import { MAX_KEYWORDS, MAX_TEXT } from '../csv/csv-cells.util';
 import { formatPriceDisplay } from '../price.util';
-import { IsCatalogPrice, IsHttpUrlEach } from './validators';
-
-const PRICE_SCHEMA: ApiPropertyOptions = {
-  oneOf: [{ type: 'number' }, { type: 'string' }],
-  nullable: true,
-  example: 1299.5,
-};
-const upper = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.toUpperCase() : value);
+import { CatalogItemFieldsDto, PRICE_SCHEMA } from './catalog-item-fields.dto';
 
 /** Fields a person may set on an item (the feed's fields plus local keywords). */
-export class CreateCatalogItemDto {
+export class CreateCatalogItemDto extends CatalogItemFieldsDto {
   @ApiPropertyOptional({
     description: 'Your own id of the product (unique in the workspace; the feed and CSV match on it)',
     nullable: true,
@@ -53,56 +45,6 @@ export class CreateCatalogItemDto {
   readonly name: string;
 
   @ApiPropertyOptional({
-    ...PRICE_SCHEMA,
-    description: 'Kept exactly as sent: a number (shown with thousands separators) or a string (shown verbatim)',
-  })
-  @IsOptional()
-  @IsCatalogPrice()
-  readonly price?: CatalogPrice | null;
-
-  @ApiPropertyOptional({ example: 'USD', nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.currency)
-  readonly currency?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.description)
-  readonly description?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.sku)
-  readonly sku?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.category)
-  readonly category?: string | null;
-
-  @ApiPropertyOptional({
-    description: 'Units in stock; null (or omitted) when not counted',
-    nullable: true,
-    type: Number,
-    minimum: 0,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  readonly stock?: number | null;
-
-  @ApiPropertyOptional({ type: [String], description: 'Image URLs (http/https)' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_IMAGES)
-  @IsHttpUrlEach()
-  readonly images?: string[] | null;
-
-  @ApiPropertyOptional({
     type: [String],
     description: 'Local search words; never touched by the feed, CSV ids or website syncs',
   })
@@ -116,7 +58,7 @@ export class CreateCatalogItemDto {
 }
 
 /** Only the fields sent change; null clears an optional field. `status` puts an item back on sale (or off). */
-export class UpdateCatalogItemDto {
+export class UpdateCatalogItemDto extends CatalogItemFieldsDto {
   @ApiPropertyOptional({ nullable: true, type: String })
   @IsOptional()
   @IsString()
@@ -130,48 +72,6 @@ export class UpdateCatalogItemDto {
   @IsNotEmpty()
   @MaxLength(MAX_TEXT.name)
   readonly name?: string;
-
-  @ApiPropertyOptional(PRICE_SCHEMA)
-  @IsOptional()
-  @IsCatalogPrice()
-  readonly price?: CatalogPrice | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.currency)
-  readonly currency?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.description)
-  readonly description?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.sku)
-  readonly sku?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.category)
-  readonly category?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: Number, minimum: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  readonly stock?: number | null;
-
-  @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_IMAGES)
-  @IsHttpUrlEach()
-  readonly images?: string[] | null;
 
   @ApiPropertyOptional({ type: [String] })
   @IsOptional()

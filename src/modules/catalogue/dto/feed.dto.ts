@@ -1,20 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
-import type { CatalogPrice } from '../catalog-item.entity';
-import { MAX_IMAGES, MAX_TEXT } from '../csv/csv-cells.util';
-import { IsCatalogPrice, IsHttpUrlEach } from './validators';
+import { IsArray, IsNotEmpty, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { MAX_TEXT } from '../csv/csv-cells.util';
+import { CatalogItemFieldsDto } from './catalog-item-fields.dto';
 
 export const FEED_MAX_ITEMS = 500;
 
@@ -23,7 +11,7 @@ export const FEED_FIELDS = ['name', 'price', 'currency', 'description', 'sku', '
 export type FeedField = (typeof FEED_FIELDS)[number];
 
 /** One catalogue item of the feed (SPEC §2). Only the fields present are changed on an existing item; null clears. */
-export class FeedItemDto {
+export class FeedItemDto extends CatalogItemFieldsDto {
   @ApiProperty({
     description: 'Your own id of the product; an existing id updates, a new one creates',
     example: 'SKU-1042',
@@ -39,48 +27,6 @@ export class FeedItemDto {
   @IsNotEmpty()
   @MaxLength(MAX_TEXT.name)
   readonly name?: string;
-
-  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string' }], nullable: true })
-  @IsOptional()
-  @IsCatalogPrice()
-  readonly price?: CatalogPrice | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.currency)
-  readonly currency?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.description)
-  readonly description?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.sku)
-  readonly sku?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_TEXT.category)
-  readonly category?: string | null;
-
-  @ApiPropertyOptional({ nullable: true, type: Number, description: 'Omit (or null) for anything that is not counted' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  readonly stock?: number | null;
-
-  @ApiPropertyOptional({ type: [String], nullable: true })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_IMAGES)
-  @IsHttpUrlEach()
-  readonly images?: string[] | null;
 }
 
 export class FeedUpsertDto {
