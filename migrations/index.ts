@@ -6,6 +6,7 @@ import { CreateInbox1763800200200 } from './1763800200200-CreateInbox';
 import { CreateCatalogue1763800300000 } from './1763800300000-CreateCatalogue';
 import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsAndSla';
 import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
+import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreateCatalogue1763800300000,
   CreateTicketsAndSla1763800400000,
   ConversationInbox1763800500000,
+  SearchExtensionsAndAiState1763900000000,
 ];

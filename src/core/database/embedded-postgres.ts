@@ -1,4 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +62,11 @@ export class EmbeddedPostgres {
     mkdirSync(dataDir, { recursive: true });
     EmbeddedPostgres.lock(dataDir);
     try {
-      const db = await PGlite.create({ dataDir: join(dataDir, 'pgdata') });
+      // The contrib extensions the migrations create (trigram search, accent folding, fuzzy matching).
+      const db = await PGlite.create({
+        dataDir: join(dataDir, 'pgdata'),
+        extensions: { pg_trgm, unaccent, fuzzystrmatch },
+      });
       const server = new PGLiteSocketServer({
         db,
         host: '127.0.0.1',
