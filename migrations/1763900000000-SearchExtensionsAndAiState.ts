@@ -24,6 +24,7 @@ export class SearchExtensionsAndAiState1763900000000 implements MigrationInterfa
     );
     await q.query(`
       CREATE TABLE ai_conversation_states (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         workspace_id uuid NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
         conversation_id uuid NOT NULL,
         agent_id uuid,
@@ -32,7 +33,7 @@ export class SearchExtensionsAndAiState1763900000000 implements MigrationInterfa
         handoff_reason text,
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3) NOT NULL DEFAULT now(),
-        PRIMARY KEY (workspace_id, conversation_id),
+        CONSTRAINT ai_conversation_states_conversation_key UNIQUE (workspace_id, conversation_id),
         FOREIGN KEY (workspace_id, conversation_id) REFERENCES conversations (workspace_id, id) ON DELETE CASCADE
       )`);
     await q.query(

@@ -15,6 +15,7 @@ import { HealthModule } from 'src/core/health/health.module';
 import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
+import { AiAgentsModule } from 'src/modules/ai-agents';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { ChannelsModule } from 'src/modules/channels/channels.module';
 import { InboxModule } from 'src/modules/inbox/inbox.module';
@@ -41,6 +42,7 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   ChannelsModule,
   InboxModule,
   SlaModule,
+  AiAgentsModule,
   TicketsModule,
 ];
 

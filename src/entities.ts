@@ -1,3 +1,4 @@
+import { AiConversationStateEntity } from 'src/modules/ai-agents/ai-conversation-state.entity';
 import { CatalogImportEntity } from 'src/modules/catalogue/catalog-import.entity';
 import { CatalogItemEntity } from 'src/modules/catalogue/catalog-item.entity';
 import { CatalogWebsiteRunEntity } from 'src/modules/catalogue/catalog-website-run.entity';
@@ -30,6 +31,7 @@ import { WorkspaceEntity } from 'src/modules/workspaces/workspace.entity';
 
 /** Every TypeORM entity of the service. A module's new entity is added here (and its table in migrations/). */
 export const ENTITIES = [
+  AiConversationStateEntity,
   WorkspaceEntity,
   UserEntity,
   MembershipEntity,
