@@ -5,7 +5,7 @@ import { EventBus } from 'src/core/events/event-bus';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelsService } from 'src/modules/channels';
 import { ContactsService } from 'src/modules/contacts';
-import { QueuesService, RoutingService } from 'src/modules/queues';
+import { ConversationOpener } from './conversation-opener.service';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import type { CreateConversationDto } from './dto/conversation-actions.dto';
@@ -20,7 +20,8 @@ import { MessagesService } from './messages.service';
  *   ACTIVE, and the contact must not have an open conversation there already (409: use that one);
  * - it joins `queueId` (default: the default queue) and is routed like an inbound one, by the
  *   queue's strategy (MANUAL or nobody available → waits unassigned);
- * - `conversation.created` is published (the SLA module applies its policy in the same transaction);
+ * - it is opened by ConversationOpener like an inbound one (so the SLA hook applies its policy in the
+ *   same transaction), then `conversation.created` is published;
  *   the automatic ticket is for conversations the customer starts, so none is created here;
  * - `text` becomes the first OUTBOUND message through the normal reply path (PENDING, delivered by a
  *   job after commit), which stamps `firstResponseAt`.
@@ -33,8 +34,7 @@ export class ConversationStarter {
     private readonly reader: ConversationsService,
     private readonly contacts: ContactsService,
     private readonly channels: ChannelsService,
-    private readonly queues: QueuesService,
-    private readonly routing: RoutingService,
+    private readonly opener: ConversationOpener,
     private readonly messages: MessagesService,
     private readonly bus: EventBus,
   ) {}
@@ -47,26 +47,19 @@ export class ConversationStarter {
     if (!identity) throw AppException.field('contactId', 'has no identity on this channel');
 
     const conversation = await this.tx.run(async () => {
-      const open = await this.conversations.findOpenForUpdate(channel.id, contact.id);
-      if (open) {
-        throw AppException.conflict(`The contact already has an open conversation on this channel (${open.id})`);
-      }
-      const queueId = dto.queueId ?? (await this.queues.getDefault()).id;
-      const assigneeId = await this.routing.pickAgent(queueId);
-      const created = await this.conversations.create({
+      const opened = await this.opener.openFor({
+        channel,
         contactId: contact.id,
-        channelId: channel.id,
-        channelType: channel.type,
-        contactExternalId: identity.externalId,
-        status: 'OPEN',
+        externalId: identity.externalId,
+        ...(dto.queueId ? { queueId: dto.queueId } : {}),
         priority: dto.priority ?? 'MEDIUM',
-        queueId,
-        assigneeId,
-        assignedAt: assigneeId ? new Date() : null,
-        tags: [],
         subject: dto.subject ?? null,
         lastMessageAt: new Date(),
       });
+      const created = opened.conversation;
+      if (!opened.created) {
+        throw AppException.conflict(`The contact already has an open conversation on this channel (${created.id})`);
+      }
       await this.bus.publish('conversation.created', ctx.workspaceId, {
         conversation: toConversationResponse(created, contact.name),
         contact: { id: contact.id, name: contact.name, created: false },

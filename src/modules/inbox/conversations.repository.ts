@@ -237,6 +237,34 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     return rows[0]?.token ?? null;
   }
 
+  /** The oldest conversation waiting unassigned in the queue, locked (others skip it). */
+  async lockOldestWaiting(queueId: string): Promise<string | null> {
+    const rows: { id: string }[] = await this.tx.manager.query(
+      `SELECT id FROM conversations
+       WHERE workspace_id = $1 AND queue_id = $2 AND status = 'OPEN' AND assignee_id IS NULL
+       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [this.workspaceId, queueId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** Routing's automatic assignment of a waiting conversation. */
+  async assignWaiting(conversationId: string, userId: string): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE conversations SET assignee_id = $3, assigned_at = now(), updated_at = now()
+       WHERE workspace_id = $1 AND id = $2`,
+      [this.workspaceId, conversationId, userId],
+    );
+  }
+
+  /** A deleted queue's conversations join another queue (the default). */
+  async moveQueue(fromQueueId: string, toQueueId: string): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE conversations SET queue_id = $3, updated_at = now() WHERE workspace_id = $1 AND queue_id = $2`,
+      [this.workspaceId, fromQueueId, toQueueId],
+    );
+  }
+
   /** Contact merge: the duplicates' conversations move to the primary contact. */
   async moveContact(fromContactIds: readonly string[], toContactId: string): Promise<void> {
     if (fromContactIds.length === 0) return;

@@ -1,9 +1,11 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ChannelsModule } from 'src/modules/channels';
 import { ContactMergeHooks, ContactsModule } from 'src/modules/contacts';
-import { QueuesModule } from 'src/modules/queues';
+import { ConversationAssignmentsPort, QueuesModule } from 'src/modules/queues';
 import { ConversationActionsService } from './conversation-actions.service';
 import { ConversationNotesRepository } from './conversation-notes.repository';
+import { ConversationOpenedHooks } from './conversation-opened-hooks';
+import { ConversationOpener } from './conversation-opener.service';
 import { ConversationStarter } from './conversation-starter.service';
 import { ConversationViewsController } from './conversation-views.controller';
 import { ConversationViewsRepository } from './conversation-views.repository';
@@ -37,6 +39,8 @@ import { SenderProfilesService } from './pipeline/sender-profiles.service';
     ConversationViewsRepository,
     ConversationViewsService,
     ConversationActionsService,
+    ConversationOpenedHooks,
+    ConversationOpener,
     ConversationStarter,
     MessagesRepository,
     OutboundSweepRepository,
@@ -51,16 +55,25 @@ import { SenderProfilesService } from './pipeline/sender-profiles.service';
     InboundEventJob,
     OutboundDeliveryJob,
   ],
-  exports: [ConversationsService, MessagesService, InboundPipeline, OutboundRecoveryService],
+  exports: [ConversationsService, ConversationOpenedHooks, MessagesService, InboundPipeline, OutboundRecoveryService],
 })
 export class InboxModule implements OnModuleInit {
   constructor(
     private readonly mergeHooks: ContactMergeHooks,
+    private readonly assignments: ConversationAssignmentsPort,
     private readonly conversations: ConversationsRepository,
   ) {}
 
-  /** A contact merge moves the duplicates' conversations (and so their messages) to the primary. */
+  /**
+   * A contact merge moves the duplicates' conversations (and so their messages) to the primary;
+   * routing's automatic assignments and queue moves write conversations through this module.
+   */
   onModuleInit(): void {
+    this.assignments.register({
+      lockOldestWaiting: (queueId) => this.conversations.lockOldestWaiting(queueId),
+      assign: (conversationId, userId) => this.conversations.assignWaiting(conversationId, userId),
+      moveQueue: (fromQueueId, toQueueId) => this.conversations.moveQueue(fromQueueId, toQueueId),
+    });
     this.mergeHooks.register('conversations', (primaryId, duplicateIds) =>
       this.conversations.moveContact(duplicateIds, primaryId),
     );

@@ -1,6 +1,11 @@
 /** What other modules may use from the inbox: import from 'src/modules/inbox', nothing deeper. */
 export { InboxModule } from './inbox.module';
 export { ConversationsService } from './conversations.service';
+export {
+  ConversationOpenedHooks,
+  type ConversationOpenedHook,
+  type OpenedConversation,
+} from './conversation-opened-hooks';
 export { MessagesService, type OutboundReply, type ReplySender } from './messages.service';
 export { InboundPipeline } from './pipeline/inbound-pipeline';
 export {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from 'src/modules/users/users.module';
 import { CapacityService } from './capacity.service';
+import { ConversationAssignmentsPort } from './conversation-assignments.port';
 import { PresenceController } from './presence.controller';
 import { PresenceService } from './presence.service';
 import { QueuesController } from './queues.controller';
@@ -13,7 +14,15 @@ import { RoutingService } from './routing.service';
 @Module({
   imports: [UsersModule],
   controllers: [QueuesController, PresenceController],
-  providers: [QueuesRepository, RoutingRepository, QueuesService, RoutingService, CapacityService, PresenceService],
-  exports: [QueuesService, RoutingService],
+  providers: [
+    ConversationAssignmentsPort,
+    QueuesRepository,
+    RoutingRepository,
+    QueuesService,
+    RoutingService,
+    CapacityService,
+    PresenceService,
+  ],
+  exports: [QueuesService, RoutingService, ConversationAssignmentsPort],
 })
 export class QueuesModule {}

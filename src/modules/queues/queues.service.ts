@@ -6,7 +6,7 @@ import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { type CreateQueueDto, type QueueResponse, type UpdateQueueDto, toQueueResponse } from './dto/queue.dto';
 import type { QueueEntity } from './queue.entity';
 import { QueuesRepository } from './queues.repository';
-import { RoutingRepository } from './routing.repository';
+import { ConversationAssignmentsPort } from './conversation-assignments.port';
 import { RoutingService } from './routing.service';
 
 /** Queues and their members. The workspace's default queue is created with the workspace. */
@@ -15,7 +15,7 @@ export class QueuesService {
   constructor(
     private readonly tx: TransactionHost,
     private readonly queues: QueuesRepository,
-    private readonly routingState: RoutingRepository,
+    private readonly conversations: ConversationAssignmentsPort,
     private readonly routing: RoutingService,
   ) {}
 
@@ -88,7 +88,7 @@ export class QueuesService {
       const queue = await this.queues.getById(id);
       if (queue.isDefault) throw AppException.conflict('The default queue cannot be deleted');
       const fallback = await this.getDefault();
-      await this.routingState.moveConversations(queue.id, fallback.id);
+      await this.conversations.moveQueue(queue.id, fallback.id);
       await this.queues.deleteById(queue.id);
       return fallback.id;
     });

@@ -32,10 +32,9 @@ export interface AgentWorkload {
 }
 
 /**
- * Routing state: presence and capacity per member, the queue row lock and round-robin pointer, and
- * the assignment of conversations. Routing is the one writer of automatic assignments, so it reads
- * and writes `conversations.assignee_id` / `queue_id` here (the inbox module depends on this module,
- * not the other way round).
+ * Routing state: presence and capacity per member, the queue row lock and round-robin pointer. It
+ * reads the members' open conversations (a count in SQL) but never writes `conversations`: the
+ * assignments go through the ConversationAssignments port the inbox fills.
  */
 @Injectable()
 export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEntity> {
@@ -83,33 +82,6 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
     await this.tx.manager.query(
       `UPDATE agent_status SET last_assigned_at = clock_timestamp(), updated_at = now() WHERE workspace_id = $1 AND user_id = $2`,
       [this.workspaceId, userId],
-    );
-  }
-
-  /** The oldest conversation waiting unassigned in the queue, locked (others skip it). */
-  async lockOldestWaiting(queueId: string): Promise<string | null> {
-    const rows: { id: string }[] = await this.tx.manager.query(
-      `SELECT id FROM conversations
-       WHERE workspace_id = $1 AND queue_id = $2 AND status = 'OPEN' AND assignee_id IS NULL
-       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [this.workspaceId, queueId],
-    );
-    return rows[0]?.id ?? null;
-  }
-
-  async assignConversation(conversationId: string, userId: string): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE conversations SET assignee_id = $3, assigned_at = now(), updated_at = now()
-       WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, conversationId, userId],
-    );
-  }
-
-  /** A deleted queue's conversations join another queue (the default). */
-  async moveConversations(fromQueueId: string, toQueueId: string): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE conversations SET queue_id = $3, updated_at = now() WHERE workspace_id = $1 AND queue_id = $2`,
-      [this.workspaceId, fromQueueId, toQueueId],
     );
   }
 

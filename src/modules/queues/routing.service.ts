@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { EventBus } from 'src/core/events/event-bus';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
+import { ConversationAssignmentsPort } from './conversation-assignments.port';
 import { QueuesRepository } from './queues.repository';
 import { type LockedQueue, type RoutingCandidate, RoutingRepository } from './routing.repository';
 
@@ -19,6 +20,7 @@ export class RoutingService {
     private readonly tx: TransactionHost,
     private readonly routing: RoutingRepository,
     private readonly queues: QueuesRepository,
+    private readonly conversations: ConversationAssignmentsPort,
     private readonly events: EventBus,
   ) {}
 
@@ -56,11 +58,11 @@ export class RoutingService {
     for (const queueId of queueIds) {
       for (let i = 0; i < 10_000; i++) {
         const done = await this.tx.run(async () => {
-          const conversationId = await this.routing.lockOldestWaiting(queueId);
+          const conversationId = await this.conversations.lockOldestWaiting(queueId);
           if (!conversationId) return null;
           const userId = await this.pickAgent(queueId);
           if (!userId) return null;
-          await this.routing.assignConversation(conversationId, userId);
+          await this.conversations.assign(conversationId, userId);
           return { conversationId, userId };
         });
         if (!done) break;

@@ -1,9 +1,8 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
-import { type DomainEvent, EventBus } from 'src/core/events/event-bus';
-import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import { ConversationsService, InboundPipeline, InboundStageOrder } from 'src/modules/inbox';
+import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { ConversationOpenedHooks, ConversationsService } from 'src/modules/inbox';
 import { ConversationSlasRepository } from './conversation-slas.repository';
 import type { SlaSummaryQuery, SlaSummaryResponse } from './dto/sla-summary.dto';
 import { SlaPoliciesRepository } from './sla-policies.repository';
@@ -11,13 +10,13 @@ import type { SlaPolicyEntity } from './sla-policy.entity';
 import { type DueTimes, type SlaSubject, dueTimes, firstMatchingPolicy } from './sla-match.util';
 import { EMPTY_TARGET, firstResponseFigures, resolutionFigures, toPolicyFigures } from './sla.mapper';
 
-/** The conversation fields a policy is chosen by (the inbox's ConversationResponse has them). */
+/** The conversation fields a policy is chosen by (the inbox's OpenedConversation has them). */
 export interface SlaConversation {
   readonly id: string;
   readonly priority: string;
   readonly channelType: string;
   readonly queueId: string | null;
-  readonly createdAt: string;
+  readonly createdAt: Date;
 }
 
 export interface AppliedPolicy extends DueTimes {
@@ -30,35 +29,25 @@ const MAX_SUMMARY_DAYS = 366;
 
 /**
  * Applies SLA policies (DESIGN §5.3): the first active matching policy, in `order`, sets a new
- * conversation's `firstResponseDueAt`/`resolutionDueAt` (pipeline stage InboundStageOrder.Sla, before
- * `conversation.created` is published) and a new ticket's `dueAt` (its resolution target). Due times are
+ * conversation's `firstResponseDueAt`/`resolutionDueAt` (the inbox's "conversation opened" hook, in
+ * the opening transaction, before `conversation.created` is published, whichever path opened it) and a new ticket's `dueAt` (its resolution target). Due times are
  * wall-clock minutes from creation: no business hours, and hold pauses nothing. A conversation's
  * policy is chosen once, at creation; later edits to the policy or the conversation do not move it.
  */
 @Injectable()
 export class SlaService implements OnModuleInit {
-  private readonly logger = new Logger('Sla');
-
   constructor(
     private readonly tx: TransactionHost,
     private readonly policies: SlaPoliciesRepository,
     private readonly applied: ConversationSlasRepository,
     private readonly conversations: ConversationsService,
-    private readonly pipeline: InboundPipeline,
-    private readonly bus: EventBus,
+    private readonly opened: ConversationOpenedHooks,
   ) {}
 
   onModuleInit(): void {
-    this.pipeline.register({
-      name: 'sla.apply',
-      order: InboundStageOrder.Sla,
-      run: async (context) => {
-        if (context.conversationCreated) await this.applyToConversation(context.conversation);
-      },
+    this.opened.register('sla', async (conversation) => {
+      await this.applyToConversation(conversation);
     });
-    // Conversations started elsewhere (e.g. POST /conversations) get theirs when `conversation.created`
-    // is published; for the inbound pipeline's this is a no-op (the stage applied it already).
-    this.bus.subscribe('conversation.created', (event) => this.onConversationCreated(event));
   }
 
   /**
@@ -73,7 +62,7 @@ export class SlaService implements OnModuleInit {
         queueId: conversation.queueId,
       });
       if (!policy) return null;
-      const createdAt = new Date(conversation.createdAt);
+      const createdAt = conversation.createdAt;
       const due = dueTimes(policy, createdAt);
       const recorded = await this.applied.record({
         conversationId: conversation.id,
@@ -117,33 +106,4 @@ export class SlaService implements OnModuleInit {
   private async match(subject: SlaSubject): Promise<SlaPolicyEntity | null> {
     return firstMatchingPolicy(await this.policies.findActiveOrdered(), subject);
   }
-
-  private async onConversationCreated(event: DomainEvent): Promise<void> {
-    const conversation = asSlaConversation(event.data.conversation);
-    if (!conversation) {
-      this.logger.warn('conversation.created without a conversation: no SLA applied');
-      return;
-    }
-    await runAsWorkspace(event.workspaceId, () => this.applyToConversation(conversation));
-  }
-}
-
-function asSlaConversation(value: unknown): SlaConversation | null {
-  if (!value || typeof value !== 'object') return null;
-  const c = value as Record<string, unknown>;
-  if (
-    typeof c.id !== 'string' ||
-    typeof c.priority !== 'string' ||
-    typeof c.channelType !== 'string' ||
-    typeof c.createdAt !== 'string'
-  ) {
-    return null;
-  }
-  return {
-    id: c.id,
-    priority: c.priority,
-    channelType: c.channelType,
-    queueId: typeof c.queueId === 'string' ? c.queueId : null,
-    createdAt: c.createdAt,
-  };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type DomainEvent, EventBus } from 'src/core/events/event-bus';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { ConversationOpenedHooks, type OpenedConversation } from 'src/modules/inbox';
 import { SlaBreachScheduler } from 'src/modules/sla';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
@@ -164,15 +166,25 @@ describe('SLA on conversations: due times, first response, summary, breaches', (
     expect(await sql(t, 'SELECT 1 FROM conversation_slas WHERE conversation_id = $1', [none])).toEqual([]);
   });
 
-  it('applies a policy once to a conversation announced by conversation.created from elsewhere', async () => {
+  it('applies a policy once to a conversation announced by the "conversation opened" hook from elsewhere', async () => {
     const admin = await enterprise();
     const channel = await connectCustom(t, admin, mock);
     const id = await inbound(admin, channel, { senderId: 'elsewhere-1', text: 'Hi' });
     const before = await conversation(admin, id);
     expect(before.firstResponseDueAt).toBeNull();
     const p = await policy(admin, { name: 'Late policy', firstResponseMinutes: 20, resolutionMinutes: 200 });
-    const bus = t.app.get(EventBus);
-    await bus.publish('conversation.created', admin.workspaceId, { conversation: before });
+    const hooks = t.app.get(ConversationOpenedHooks);
+    const opened: OpenedConversation = {
+      id,
+      channelId: channel.id,
+      channelType: before.channelType as string,
+      contactId: before.contactId as string,
+      queueId: (before.queueId as string | null) ?? null,
+      assigneeId: (before.assigneeId as string | null) ?? null,
+      priority: before.priority as OpenedConversation['priority'],
+      createdAt: new Date(before.createdAt!),
+    };
+    await runAsWorkspace(admin.workspaceId, () => hooks.run(opened));
     const after = await conversation(admin, id);
     const createdAt = Date.parse(before.createdAt!);
     expect(after).toMatchObject({
@@ -181,7 +193,7 @@ describe('SLA on conversations: due times, first response, summary, breaches', (
     });
     // Announced again after the policy changed: the first application stands.
     await t.http.put(`/sla/policies/${p.id}`).set(admin.headers).send({ firstResponseMinutes: 1 }).expect(200);
-    await bus.publish('conversation.created', admin.workspaceId, { conversation: before });
+    await runAsWorkspace(admin.workspaceId, () => hooks.run(opened));
     expect((await conversation(admin, id)).firstResponseDueAt).toBe(after.firstResponseDueAt);
   });
 

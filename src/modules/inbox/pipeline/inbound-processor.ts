@@ -9,8 +9,7 @@ import type {
 } from 'src/modules/channels';
 import { normalizeInboundEvent } from 'src/modules/channels';
 import { ContactsService } from 'src/modules/contacts';
-import { QueuesService, RoutingService } from 'src/modules/queues';
-import type { ConversationEntity } from '../conversation.entity';
+import { ConversationOpener } from '../conversation-opener.service';
 import { ConversationsRepository } from '../conversations.repository';
 import type { ConversationResponse, MessageResponse } from '../dto/conversation.dto';
 import { previewOf, toConversationResponse, toMessageResponse } from '../inbox.mapper';
@@ -35,8 +34,8 @@ interface ResolvedContact {
 /**
  * What one inbound event does, stage by stage, in SPEC §1's order (DESIGN §4.3 step 3–5):
  *
- *   normalise → resolve the contact → (new conversation: default queue → agent by strategy)
- *   → the open conversation or a new one → store the message (unique per channel + external id)
+ *   normalise → resolve the contact → the open conversation or a new one (ConversationOpener:
+ *   default queue → agent by strategy → insert → "conversation opened" hooks such as SLA) → store the message (unique per channel + external id)
  *   → stages < 100 → publish conversation.created / message.received → stages ≥ 100
  *     (automatic ticket, automations, developer webhooks, then flow / AI agent / suggested reply).
  *
@@ -48,8 +47,7 @@ interface ResolvedContact {
 export class InboundProcessor {
   constructor(
     private readonly contacts: ContactsService,
-    private readonly queues: QueuesService,
-    private readonly routing: RoutingService,
+    private readonly opener: ConversationOpener,
     private readonly conversations: ConversationsRepository,
     private readonly messages: MessagesRepository,
     private readonly bus: EventBus,
@@ -67,17 +65,16 @@ export class InboundProcessor {
     if (await this.isRedelivery(connection, normalized)) return { outcome: 'DUPLICATE', messageId: null };
 
     const contact = await this.resolveContact(connection, normalized, profile);
-    let conversation = await this.findOpenConversation(connection, contact);
-    const conversationCreated = conversation === null;
-    if (!conversation) {
-      const queueId = await this.defaultQueue();
-      const assigneeId = await this.pickAgent(queueId);
-      conversation = await this.createConversation(connection, contact, normalized, queueId, assigneeId);
-    }
-    const message = await this.storeMessage(connection, conversation, normalized);
+    const opened = await this.opener.openFor({
+      channel: connection,
+      contactId: contact.id,
+      externalId: normalized.sender.externalId,
+    });
+    const conversationCreated = opened.created;
+    const message = await this.storeMessage(connection, opened.conversation.id, normalized);
     if (!message) return { outcome: 'DUPLICATE', messageId: null };
-    conversation = await this.conversations.recordInbound(
-      conversation.id,
+    const conversation = await this.conversations.recordInbound(
+      opened.conversation.id,
       message.createdAt,
       previewOf(message),
       normalized.replyToken,
@@ -133,52 +130,15 @@ export class InboundProcessor {
     return { id: contact.id, name: contact.name, created };
   }
 
-  private findOpenConversation(
-    connection: OpenedConnection,
-    contact: ResolvedContact,
-  ): Promise<ConversationEntity | null> {
-    return this.conversations.findOpenForUpdate(connection.id, contact.id);
-  }
-
-  private async defaultQueue(): Promise<string> {
-    return (await this.queues.getDefault()).id;
-  }
-
-  /** By the queue's strategy; null (waits unassigned) for MANUAL or when nobody is available. */
-  private pickAgent(queueId: string): Promise<string | null> {
-    return this.routing.pickAgent(queueId);
-  }
-
-  private createConversation(
-    connection: OpenedConnection,
-    contact: ResolvedContact,
-    event: InboundMessageEvent,
-    queueId: string,
-    assigneeId: string | null,
-  ): Promise<ConversationEntity> {
-    return this.conversations.insert({
-      contactId: contact.id,
-      channelId: connection.id,
-      channelType: connection.type,
-      contactExternalId: event.sender.externalId,
-      status: 'OPEN',
-      priority: 'MEDIUM',
-      queueId,
-      assigneeId,
-      assignedAt: assigneeId ? new Date() : null,
-      tags: [],
-    });
-  }
-
   /** Null when the (channel, external id) already exists. */
   private storeMessage(
     connection: OpenedConnection,
-    conversation: ConversationEntity,
+    conversationId: string,
     event: InboundMessageEvent,
   ): Promise<MessageEntity | null> {
     const { message } = event;
     return this.messages.insertUnlessDuplicate({
-      conversationId: conversation.id,
+      conversationId,
       channelId: connection.id,
       direction: 'INBOUND',
       senderType: 'CONTACT',
