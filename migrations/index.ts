@@ -7,6 +7,7 @@ import { CreateCatalogue1763800300000 } from './1763800300000-CreateCatalogue';
 import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsAndSla';
 import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
+import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CreateTicketsAndSla1763800400000,
   ConversationInbox1763800500000,
   SearchExtensionsAndAiState1763900000000,
+  ChannelReplyTokens1763900100000,
 ];

@@ -9,6 +9,7 @@ import { ContactIdentityEntity } from 'src/modules/contacts/contact-identity.ent
 import { ContactNoteEntity } from 'src/modules/contacts/contact-note.entity';
 import { ContactEntity } from 'src/modules/contacts/contact.entity';
 import { ChannelConnectionEntity } from 'src/modules/channels/channel-connection.entity';
+import { ChannelReplyTokenEntity } from 'src/modules/channels/platforms/channel-reply-token.entity';
 import { InboundEventEntity } from 'src/modules/channels/events/inbound-event.entity';
 import { ConversationNoteEntity } from 'src/modules/inbox/conversation-note.entity';
 import { ConversationViewEntity } from 'src/modules/inbox/conversation-view.entity';
@@ -42,6 +43,7 @@ export const ENTITIES = [
   AgentStatusEntity,
   PresenceIntervalEntity,
   ChannelConnectionEntity,
+  ChannelReplyTokenEntity,
   InboundEventEntity,
   ConversationEntity,
   MessageEntity,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChannelDirectory } from './channel-directory.service';
 import { ChannelLookupRepository } from './channel-lookup.repository';
 import { ChannelSecretsService } from './channel-secrets.service';
 import { ChannelsController } from './channels.controller';
@@ -8,35 +9,27 @@ import { InboundEventsSweepRepository } from './events/inbound-events-sweep.repo
 import { InboundEventsRepository } from './events/inbound-events.repository';
 import { InboundEventsService } from './events/inbound-events.service';
 import { InboundRecoveryService } from './events/inbound-recovery.service';
+import { ChannelAdapters } from './platforms/channel-adapters';
 import { ChannelPlatforms } from './platforms/channel-platforms.service';
-import { CustomChannelPlatform } from './platforms/custom-channel.platform';
-import { LinePlatform } from './platforms/line.platform';
-import { MetaPlatform } from './platforms/meta.platform';
+import { ChannelReplyTokensRepository } from './platforms/channel-reply-tokens.repository';
+import { PLATFORM_PROVIDERS } from './platforms/platform-adapters';
 import { PlatformHttp } from './platforms/platform-http.service';
-import { TelegramPlatform } from './platforms/telegram.platform';
 import { CustomChannelInboundController } from './webhooks/custom-channel-inbound.controller';
 import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
-import { LineWebhookController } from './webhooks/line-webhook.controller';
-import { MetaWebhookController } from './webhooks/meta-webhook.controller';
-import { TelegramWebhookController } from './webhooks/telegram-webhook.controller';
+import { PlatformWebhooksController } from './webhooks/platform-webhooks.controller';
 
 /**
- * Channel connections, platform adapters, signed webhook receivers and the durable inbound event log.
- * Processing the events is the inbox module's (it owns conversations); this module stores and
- * queues them, normalises them, and sends replies through the platforms.
+ * Channel connections and one ChannelAdapter per platform (registered by type in
+ * `platforms/platform-adapters.ts`), signed webhook receivers and the durable inbound event log.
+ * Processing the events is the inbox module's (it owns conversations).
  */
 @Module({
-  controllers: [
-    ChannelsController,
-    MetaWebhookController,
-    TelegramWebhookController,
-    LineWebhookController,
-    CustomChannelInboundController,
-  ],
+  controllers: [ChannelsController, PlatformWebhooksController, CustomChannelInboundController],
   providers: [
     ChannelsRepository,
     ChannelLookupRepository,
     ChannelSecretsService,
+    ChannelDirectory,
     ChannelsService,
     InboundEventsRepository,
     InboundEventsSweepRepository,
@@ -44,12 +37,11 @@ import { TelegramWebhookController } from './webhooks/telegram-webhook.controlle
     InboundRecoveryService,
     InboundWebhooksService,
     PlatformHttp,
-    MetaPlatform,
-    TelegramPlatform,
-    LinePlatform,
-    CustomChannelPlatform,
+    ...PLATFORM_PROVIDERS,
+    ChannelAdapters,
+    ChannelReplyTokensRepository,
     ChannelPlatforms,
   ],
-  exports: [ChannelsService, InboundEventsService, InboundRecoveryService, ChannelPlatforms],
+  exports: [ChannelsService, ChannelDirectory, InboundEventsService, InboundRecoveryService, ChannelPlatforms],
 })
 export class ChannelsModule {}

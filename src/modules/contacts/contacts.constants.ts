@@ -1,5 +1,5 @@
-/** Channel types an identity may name (DESIGN §4.1). */
-export const CHANNEL_TYPES = ['MESSENGER', 'INSTAGRAM', 'WHATSAPP', 'TELEGRAM', 'LINE', 'CUSTOM'] as const;
+/** Channel types an identity may name (DESIGN §4.1): the channels module's list, not a copy. */
+export { CHANNEL_TYPES } from 'src/modules/channels';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_NOTE_LENGTH = 10_000;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { ChannelType } from 'src/modules/channels/channel.types';
+import type { ChannelType } from 'src/modules/channels';
 
 export const CONVERSATION_STATUSES = ['OPEN', 'ON_HOLD', 'RESOLVED'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -89,13 +89,6 @@ export class ConversationEntity {
 
   @Column('jsonb', { nullable: true })
   suggestedReply: SuggestedReply | null;
-
-  /** LINE: the latest inbound reply token while fresh (claimed once by a delivery). */
-  @Column('text', { nullable: true })
-  replyToken: string | null;
-
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  replyTokenExpiresAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;

@@ -184,19 +184,9 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
       .getOne();
   }
 
-  /** A new inbound message: last message fields, and the LINE reply token when the platform gave one. */
-  async recordInbound(
-    id: string,
-    at: Date,
-    preview: string,
-    replyToken: { token: string; expiresAt: Date } | null,
-  ): Promise<ConversationEntity> {
-    return this.updateById(id, {
-      lastMessageAt: at,
-      lastMessagePreview: preview,
-      lastInboundAt: at,
-      ...(replyToken ? { replyToken: replyToken.token, replyTokenExpiresAt: replyToken.expiresAt } : {}),
-    });
+  /** A new inbound message: the last message fields. */
+  async recordInbound(id: string, at: Date, preview: string): Promise<ConversationEntity> {
+    return this.updateById(id, { lastMessageAt: at, lastMessagePreview: preview, lastInboundAt: at });
   }
 
   /** A new outbound message; the first one stamps `firstResponseAt`. */
@@ -218,23 +208,6 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
         WHERE workspace_id = $1 AND id = $2`,
       [this.workspaceId, id, firstResponseDueAt, resolutionDueAt],
     );
-  }
-
-  /** Takes the fresh reply token (one use) or null. */
-  async claimReplyToken(id: string): Promise<string | null> {
-    if (!isUuid(id)) return null;
-    const rows: { token: string }[] = await this.tx.manager.query(
-      `WITH old AS (
-         SELECT id, reply_token FROM conversations
-          WHERE workspace_id = $1 AND id = $2 AND reply_token IS NOT NULL AND reply_token_expires_at > now()
-          FOR UPDATE),
-       cleared AS (
-         UPDATE conversations c SET reply_token = NULL, reply_token_expires_at = NULL
-           FROM old WHERE c.id = old.id RETURNING old.reply_token AS token)
-       SELECT token FROM cleared`,
-      [this.workspaceId, id],
-    );
-    return rows[0]?.token ?? null;
   }
 
   /** The oldest conversation waiting unassigned in the queue, locked (others skip it). */

@@ -1,51 +1,69 @@
 import { Injectable } from '@nestjs/common';
+import { AppException } from 'src/core/errors/app.exception';
 import type {
   ContactProfile,
   DeliveryResult,
-  DeliveryTarget,
+  InboundEventDraft,
+  NormalizedInbound,
   OpenedConnection,
   OutboundContent,
 } from '../channel.types';
-import { CustomChannelPlatform } from './custom-channel.platform';
-import { LinePlatform } from './line.platform';
-import { MetaPlatform } from './meta.platform';
-import { TelegramPlatform } from './telegram.platform';
+import type { WebhookRequest } from './channel-adapter';
+import { ChannelAdapters } from './channel-adapters';
+import { ChannelReplyTokensRepository } from './channel-reply-tokens.repository';
+import type { Json } from './json.util';
 
-/** One entry point for sending through, and reading profiles from, any connected platform. */
+/**
+ * What other modules do with a platform, whichever it is: receive its webhooks, normalise a stored
+ * event, remember the reply context of an inbound message, read a sender's profile, send a reply.
+ * Each call goes to the connection's ChannelAdapter; nothing here (or in the callers) branches on
+ * the channel type.
+ */
 @Injectable()
 export class ChannelPlatforms {
   constructor(
-    private readonly meta: MetaPlatform,
-    private readonly telegram: TelegramPlatform,
-    private readonly line: LinePlatform,
-    private readonly custom: CustomChannelPlatform,
+    private readonly adapters: ChannelAdapters,
+    private readonly replyTokens: ChannelReplyTokensRepository,
   ) {}
 
-  send(target: DeliveryTarget, content: OutboundContent): Promise<DeliveryResult> {
-    switch (target.connection.type) {
-      case 'MESSENGER':
-      case 'INSTAGRAM':
-      case 'WHATSAPP':
-        return this.meta.send(target, content);
-      case 'TELEGRAM':
-        return this.telegram.send(target, content);
-      case 'LINE':
-        return this.line.send(target, content);
-      case 'CUSTOM':
-        return this.custom.send(target, content);
-    }
+  /** Verifies a request to `/webhooks/<webhook>` (or the Custom Channel's URL) and splits it into events to store. */
+  receive(webhook: string, request: WebhookRequest): Promise<InboundEventDraft[]> {
+    return this.adapters.forWebhook(webhook).receive(request);
   }
 
-  /** The customer's profile for channels whose webhooks carry no name (Messenger, Instagram, LINE); null otherwise. */
+  /** `GET /webhooks/<webhook>`: the platform's subscription handshake; 404 when it has none. */
+  async verifySubscription(webhook: string, query: Record<string, unknown>): Promise<string> {
+    const adapter = this.adapters.forWebhook(webhook);
+    if (!adapter.verifySubscription) throw AppException.notFound('Webhook');
+    return adapter.verifySubscription(query);
+  }
+
+  /** A stored inbound event in the platform-neutral form. Pure. */
+  normalize(connection: Pick<OpenedConnection, 'type'>, payload: Json, receivedAt: Date): NormalizedInbound {
+    return this.adapters.forType(connection.type).normalize(connection.type, payload, receivedAt);
+  }
+
+  /**
+   * After an inbound message is stored (inside its transaction): keeps what the platform needs to
+   * answer it (LINE's reply token, one use, while fresh).
+   */
+  async rememberReplyContext(connection: OpenedConnection, inbound: NormalizedInbound): Promise<void> {
+    if (inbound.kind !== 'message' || !inbound.replyToken) return;
+    if (!this.adapters.forType(connection.type).usesReplyToken) return;
+    const { token, expiresAt } = inbound.replyToken;
+    await this.replyTokens.keep(connection.id, inbound.sender.externalId, token, expiresAt);
+  }
+
+  /** The customer's profile, for platforms whose webhooks carry no name; null for the others (no call made). */
   async fetchProfile(connection: OpenedConnection, externalId: string): Promise<ContactProfile | null> {
-    switch (connection.type) {
-      case 'MESSENGER':
-      case 'INSTAGRAM':
-        return this.meta.fetchProfile(connection, externalId);
-      case 'LINE':
-        return this.line.fetchProfile(connection, externalId);
-      default:
-        return null;
-    }
+    const adapter = this.adapters.forType(connection.type);
+    return adapter.fetchProfile ? adapter.fetchProfile(connection, externalId) : null;
+  }
+
+  /** Sends a reply to the customer (a fresh reply token is used once, where the platform has them). */
+  async send(connection: OpenedConnection, recipientId: string, content: OutboundContent): Promise<DeliveryResult> {
+    const adapter = this.adapters.forType(connection.type);
+    const replyToken = adapter.usesReplyToken ? await this.replyTokens.claim(connection.id, recipientId) : null;
+    return adapter.send({ connection, recipientId, replyToken }, content);
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { normalizeCustomMessage } from './custom.parser';
+import { normalizeCustomMessage } from './custom/custom.parser';
 import { inboundTypeOf } from './inbound-type.util';
-import { normalizeLineEvent, splitLineWebhook } from './line.parser';
-import { metaWebhookAccounts, normalizeMetaEvent, splitMetaWebhook } from './meta.parser';
-import { normalizeTelegramUpdate, telegramUpdateItem } from './telegram.parser';
+import { normalizeLineEvent, splitLineWebhook } from './line/line.parser';
+import { metaWebhookAccounts, normalizeMetaEvent, splitMetaWebhook } from './meta/meta.parser';
+import { normalizeTelegramUpdate, telegramUpdateItem } from './telegram/telegram.parser';
 import { unixTime } from './json.util';
 
 describe('inbound message types (DESIGN §14)', () => {

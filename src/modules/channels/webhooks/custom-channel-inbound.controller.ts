@@ -21,6 +21,11 @@ export class CustomChannelInboundController {
   @ApiBody({ type: CustomInboundMessageDto })
   @ApiOkResponse({ type: WebhookAckResponse })
   receive(@Param() { id }: IdParam, @Req() req: RawBodyRequest<Request>): Promise<WebhookAckResponse> {
-    return this.webhooks.receiveCustom(id, req.rawBody, req.headers, req.body);
+    return this.webhooks.receive('custom', {
+      rawBody: req.rawBody,
+      headers: req.headers,
+      body: req.body,
+      connectionId: id,
+    });
   }
 }

@@ -5,7 +5,7 @@ import { EventBus } from 'src/core/events/event-bus';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
-import { ChannelPlatforms, ChannelsService, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
+import { ChannelDirectory, ChannelPlatforms, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
 import { ConversationsRepository } from '../conversations.repository';
 import { toMessageResponse } from '../inbox.mapper';
 import type { MessageEntity } from '../message.entity';
@@ -32,7 +32,7 @@ export class OutboundDeliveryService {
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly messages: MessagesRepository,
     private readonly conversations: ConversationsRepository,
-    private readonly channels: ChannelsService,
+    private readonly channels: ChannelDirectory,
     private readonly platforms: ChannelPlatforms,
     private readonly bus: EventBus,
   ) {}
@@ -60,11 +60,7 @@ export class OutboundDeliveryService {
       const conversation = await this.conversations.getById(message.conversationId);
       const connection = await this.channels.getOpened(conversation.channelId);
       if (connection.status !== 'ACTIVE') throw new PermanentDeliveryError('The channel is disconnected');
-      const replyToken = connection.type === 'LINE' ? await this.conversations.claimReplyToken(conversation.id) : null;
-      const result = await this.platforms.send(
-        { connection, recipientId: conversation.contactExternalId, replyToken },
-        contentOf(message),
-      );
+      const result = await this.platforms.send(connection, conversation.contactExternalId, contentOf(message));
       const sent = await this.messages.markSent(message.id, result.externalId);
       await this.bus.publish('message.sent', workspaceId, {
         message: toMessageResponse(sent),

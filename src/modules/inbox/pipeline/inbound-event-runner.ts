@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import type { ContactProfile, InboundEvent, OpenedConnection } from 'src/modules/channels';
-import { ChannelsService, InboundEventsService } from 'src/modules/channels';
+import { ChannelDirectory, InboundEventsService } from 'src/modules/channels';
 import { InboundProcessor } from './inbound-processor';
 import { SenderProfilesService } from './sender-profiles.service';
 
@@ -28,7 +28,7 @@ export class InboundEventRunner {
   constructor(
     private readonly tx: TransactionHost,
     private readonly events: InboundEventsService,
-    private readonly channels: ChannelsService,
+    private readonly channels: ChannelDirectory,
     private readonly profiles: SenderProfilesService,
     private readonly processor: InboundProcessor,
   ) {}

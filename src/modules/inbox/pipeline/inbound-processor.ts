@@ -7,7 +7,7 @@ import type {
   NormalizedInbound,
   OpenedConnection,
 } from 'src/modules/channels';
-import { normalizeInboundEvent } from 'src/modules/channels';
+import { ChannelPlatforms } from 'src/modules/channels';
 import { ContactsService } from 'src/modules/contacts';
 import { ConversationOpener } from '../conversation-opener.service';
 import { ConversationsRepository } from '../conversations.repository';
@@ -46,6 +46,7 @@ interface ResolvedContact {
 @Injectable()
 export class InboundProcessor {
   constructor(
+    private readonly platforms: ChannelPlatforms,
     private readonly contacts: ContactsService,
     private readonly opener: ConversationOpener,
     private readonly conversations: ConversationsRepository,
@@ -59,7 +60,7 @@ export class InboundProcessor {
     connection: OpenedConnection,
     profile: ContactProfile | null,
   ): Promise<ProcessedEvent> {
-    const normalized = normalizeInboundEvent(connection.type, event.payload, event.receivedAt);
+    const normalized = this.platforms.normalize(connection, event.payload, event.receivedAt);
     if (normalized.kind === 'ignored') return { outcome: 'IGNORED', messageId: null };
     if (normalized.kind === 'delivery') return this.applyDeliveryReceipt(connection, normalized);
     if (await this.isRedelivery(connection, normalized)) return { outcome: 'DUPLICATE', messageId: null };
@@ -73,11 +74,11 @@ export class InboundProcessor {
     const conversationCreated = opened.created;
     const message = await this.storeMessage(connection, opened.conversation.id, normalized);
     if (!message) return { outcome: 'DUPLICATE', messageId: null };
+    await this.platforms.rememberReplyContext(connection, normalized);
     const conversation = await this.conversations.recordInbound(
       opened.conversation.id,
       message.createdAt,
       previewOf(message),
-      normalized.replyToken,
     );
 
     const context: InboundStageContext = {

@@ -1,4 +1,4 @@
-import type { AdReferral, ChannelType } from 'src/modules/channels/channel.types';
+import type { AdReferral, ChannelType } from 'src/modules/channels';
 import type { ConversationResponse, MessageResponse } from '../dto/conversation.dto';
 
 /**

@@ -6,7 +6,7 @@ const TTL_MS = 10 * 60_000;
 const MAX_ENTRIES = 10_000;
 
 /**
- * Names for senders whose webhooks carry none (Messenger, Instagram, LINE), read from the platform
+ * Names for senders whose webhooks carry none (the adapter's `fetchProfile`), read from the platform
  * before the event's transaction opens (never hold a transaction over the network). Best effort: a
  * failure only means the contact has no name yet. Cached briefly per process (a performance cache,
  * nothing depends on it for correctness).
@@ -19,7 +19,7 @@ export class SenderProfilesService {
   constructor(private readonly platforms: ChannelPlatforms) {}
 
   async lookup(connection: OpenedConnection, senderKey: string | null): Promise<ContactProfile | null> {
-    if (!senderKey || !['MESSENGER', 'INSTAGRAM', 'LINE'].includes(connection.type)) return null;
+    if (!senderKey) return null;
     const key = `${connection.id}:${senderKey}`;
     const hit = this.cache.get(key);
     if (hit && hit.expires > Date.now()) return hit.profile;

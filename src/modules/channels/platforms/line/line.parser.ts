@@ -1,6 +1,6 @@
-import type { InboundAttachment, NormalizedInbound } from '../channel.types';
-import { inboundTypeOf } from './inbound-type.util';
-import { type Json, arr, idOf, obj, str, unixTime } from './json.util';
+import type { InboundAttachment, NormalizedInbound } from '../../channel.types';
+import { inboundTypeOf } from '../inbound-type.util';
+import { type Json, arr, idOf, obj, str, unixTime } from '../json.util';
 
 /** LINE reply tokens must be used within about a minute; we use them for 50 seconds, then push. */
 export const LINE_REPLY_TOKEN_TTL_MS = 50_000;

@@ -7,9 +7,9 @@ import {
   type DeliveryTarget,
   type OutboundContent,
   PermanentDeliveryError,
-} from '../channel.types';
-import { type Json, idOf, obj, str } from './json.util';
-import { PlatformHttp, PlatformRequestError } from './platform-http.service';
+} from '../../channel.types';
+import { type Json, idOf, obj, str } from '../json.util';
+import { PlatformHttp, PlatformRequestError } from '../platform-http.service';
 
 export interface TelegramBot {
   readonly id: string;

@@ -1,6 +1,12 @@
-import type { AdReferral, ChannelType, DeliveryUpdate, InboundAttachment, NormalizedInbound } from '../channel.types';
-import { inboundTypeOf } from './inbound-type.util';
-import { type Json, arr, idOf, obj, str, unixTime } from './json.util';
+import type {
+  AdReferral,
+  ChannelType,
+  DeliveryUpdate,
+  InboundAttachment,
+  NormalizedInbound,
+} from '../../channel.types';
+import { inboundTypeOf } from '../inbound-type.util';
+import { type Json, arr, idOf, obj, str, unixTime } from '../json.util';
 
 /** One storable event of a Meta webhook POST, before its connection is known. */
 export interface MetaWebhookItem {

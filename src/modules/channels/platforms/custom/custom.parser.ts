@@ -1,6 +1,6 @@
-import type { InboundAttachment, NormalizedInbound } from '../channel.types';
-import { inboundTypeOf } from './inbound-type.util';
-import { type Json, arr, obj, str, unixTime } from './json.util';
+import type { InboundAttachment, NormalizedInbound } from '../../channel.types';
+import { inboundTypeOf } from '../inbound-type.util';
+import { type Json, arr, obj, str, unixTime } from '../json.util';
 
 /** A stored Custom Channel inbound message (SPEC §2) in the platform-neutral form. */
 export function normalizeCustomMessage(payload: Json): NormalizedInbound {

@@ -9,9 +9,9 @@ import {
   type OpenedConnection,
   type OutboundContent,
   PermanentDeliveryError,
-} from '../channel.types';
-import { type Json, arr, idOf, obj, str } from './json.util';
-import { PlatformHttp, PlatformRequestError } from './platform-http.service';
+} from '../../channel.types';
+import { type Json, arr, idOf, obj, str } from '../json.util';
+import { PlatformHttp, PlatformRequestError } from '../platform-http.service';
 
 export interface WhatsAppSignup {
   readonly accessToken: string;

@@ -4,9 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from 'src/core/config/app-config';
 import { OutboundUrlService } from 'src/core/http/outbound-url.service';
-import { type DeliveryTarget, PermanentDeliveryError } from '../channel.types';
+import { type DeliveryTarget, PermanentDeliveryError } from '../../channel.types';
 import { CustomChannelPlatform, customOutboundBody } from './custom-channel.platform';
-import { PlatformHttp } from './platform-http.service';
+import { PlatformHttp } from '../platform-http.service';
 
 function platform(allowPrivate: boolean): CustomChannelPlatform {
   const config = loadConfig({

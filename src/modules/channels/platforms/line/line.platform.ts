@@ -9,9 +9,9 @@ import {
   type OpenedConnection,
   type OutboundContent,
   PermanentDeliveryError,
-} from '../channel.types';
-import { type Json, obj, str } from './json.util';
-import { PlatformHttp, PlatformRequestError } from './platform-http.service';
+} from '../../channel.types';
+import { type Json, obj, str } from '../json.util';
+import { PlatformHttp, PlatformRequestError } from '../platform-http.service';
 
 export interface LineBot {
   /** The bot's user id: the `destination` of its webhooks. */

@@ -6,9 +6,9 @@ import {
   type DeliveryTarget,
   type OutboundContent,
   PermanentDeliveryError,
-} from '../channel.types';
-import { sha256Signature } from '../webhooks/signature.util';
-import { PlatformHttp } from './platform-http.service';
+} from '../../channel.types';
+import { sha256Signature } from '../signature.util';
+import { PlatformHttp } from '../platform-http.service';
 
 /** The Custom Channel outbound message (SPEC §2, DESIGN §4.4). */
 export function customOutboundBody(recipientId: string, content: OutboundContent, sentAt: Date): string {

@@ -1,6 +1,6 @@
-import type { InboundAttachment, NormalizedInbound } from '../channel.types';
-import { inboundTypeOf } from './inbound-type.util';
-import { type Json, arr, idOf, obj, str, unixTime } from './json.util';
+import type { InboundAttachment, NormalizedInbound } from '../../channel.types';
+import { inboundTypeOf } from '../inbound-type.util';
+import { type Json, arr, idOf, obj, str, unixTime } from '../json.util';
 
 export interface TelegramUpdateItem {
   readonly senderKey: string;

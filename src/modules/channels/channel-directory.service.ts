@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { type ChannelLookupRow, ChannelLookupRepository } from './channel-lookup.repository';
+import { ChannelSecretsService } from './channel-secrets.service';
+import type { ChannelType, OpenedConnection } from './channel.types';
+import { ChannelsRepository } from './channels.repository';
+import { sha256Hex } from './platforms/signature.util';
+
+/** A connection a webhook names, with its workspace's plan; `open()` unseals its secrets. */
+export interface FoundConnection extends ChannelLookupRow {
+  open(): OpenedConnection;
+}
+
+/**
+ * Finding connections and opening their secrets, for webhook receivers (platform adapters) and the
+ * inbound processor. The `findActive…`/`findById` look-ups are SYSTEM (cross-tenant by design: a
+ * webhook names a platform account, not a workspace); `getOpened` is scoped to the current workspace.
+ */
+@Injectable()
+export class ChannelDirectory {
+  constructor(
+    private readonly lookup: ChannelLookupRepository,
+    private readonly secrets: ChannelSecretsService,
+    private readonly channels: ChannelsRepository,
+  ) {}
+
+  /** ACTIVE connections of these types for these platform account ids (one query for a batch). */
+  async findActiveByRoutingKeys(types: readonly ChannelType[], keys: readonly string[]): Promise<FoundConnection[]> {
+    return (await this.lookup.findActiveByRoutingKeys(types, keys)).map((row) => this.found(row));
+  }
+
+  /** The ACTIVE connection whose webhooks carry this secret token (Telegram); null when none. */
+  async findActiveBySecretToken(token: string): Promise<FoundConnection | null> {
+    const row = await this.lookup.findActiveBySecretTokenHash(sha256Hex(token));
+    return row ? this.found(row) : null;
+  }
+
+  /** Any connection by id, whatever its status (the caller checks type and status). */
+  async findById(id: string): Promise<FoundConnection | null> {
+    const row = await this.lookup.findById(id);
+    return row ? this.found(row) : null;
+  }
+
+  /** Whether an ACTIVE connection has this subscription verify token (Meta's handshake). */
+  isActiveVerifyToken(token: string): Promise<boolean> {
+    return this.lookup.existsActiveVerifyTokenHash(sha256Hex(token));
+  }
+
+  /** A connection of the current workspace with its secrets (delivery, processing); 404 when absent. */
+  async getOpened(id: string): Promise<OpenedConnection> {
+    return this.secrets.open(await this.channels.getById(id));
+  }
+
+  private found(row: ChannelLookupRow): FoundConnection {
+    return { ...row, open: () => this.secrets.open(row) };
+  }
+}
