@@ -18,6 +18,7 @@ import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interc
 import { AiAgentsModule } from 'src/modules/ai-agents';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { ChannelsModule } from 'src/modules/channels/channels.module';
+import { InboundModule } from 'src/modules/inbound';
 import { InboxModule } from 'src/modules/inbox/inbox.module';
 import { CatalogueModule } from 'src/modules/catalogue/catalogue.module';
 import { ContactsModule } from 'src/modules/contacts/contacts.module';
@@ -41,6 +42,7 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   ContactsModule,
   ChannelsModule,
   InboxModule,
+  InboundModule,
   SlaModule,
   AiAgentsModule,
   TicketsModule,

@@ -10,7 +10,7 @@ import { ContactNoteEntity } from 'src/modules/contacts/contact-note.entity';
 import { ContactEntity } from 'src/modules/contacts/contact.entity';
 import { ChannelConnectionEntity } from 'src/modules/channels/channel-connection.entity';
 import { ChannelReplyTokenEntity } from 'src/modules/channels/platforms/channel-reply-token.entity';
-import { InboundEventEntity } from 'src/modules/channels/events/inbound-event.entity';
+import { InboundEventEntity } from 'src/modules/inbound/events/inbound-event.entity';
 import { ConversationNoteEntity } from 'src/modules/inbox/conversation-note.entity';
 import { ConversationViewEntity } from 'src/modules/inbox/conversation-view.entity';
 import { ConversationEntity } from 'src/modules/inbox/conversation.entity';

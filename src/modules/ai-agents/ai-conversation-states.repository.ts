@@ -28,7 +28,14 @@ export class AiConversationStatesRepository extends WorkspaceScopedRepository<Ai
          handed_off_at = CASE WHEN $5 THEN COALESCE(ai_conversation_states.handed_off_at, now()) ELSE ai_conversation_states.handed_off_at END,
          handoff_reason = COALESCE(EXCLUDED.handoff_reason, ai_conversation_states.handoff_reason),
          updated_at = now()`,
-      [this.workspaceId, conversationId, values.agentId ?? null, values.status, handedOff, values.handoffReason ?? null],
+      [
+        this.workspaceId,
+        conversationId,
+        values.agentId ?? null,
+        values.status,
+        handedOff,
+        values.handoffReason ?? null,
+      ],
     );
   }
 }

@@ -8,26 +8,23 @@ import { ConversationOpenedHooks } from './conversation-opened-hooks';
 import { ConversationOpener } from './conversation-opener.service';
 import { ConversationStarter } from './conversation-starter.service';
 import { ConversationViewsController } from './conversation-views.controller';
+import { InboundMessagesService } from './inbound-messages.service';
 import { ConversationViewsRepository } from './conversation-views.repository';
 import { ConversationViewsService } from './conversation-views.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { InboundEventJob } from './jobs/inbound-event.job';
 import { OutboundDeliveryJob } from './jobs/outbound-delivery.job';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import { OutboundDeliveryService } from './outbound/outbound-delivery.service';
 import { OutboundRecoveryService } from './outbound/outbound-recovery.service';
 import { OutboundSweepRepository } from './outbound/outbound-sweep.repository';
-import { InboundEventRunner } from './pipeline/inbound-event-runner';
-import { InboundPipeline } from './pipeline/inbound-pipeline';
-import { InboundProcessor } from './pipeline/inbound-processor';
-import { SenderProfilesService } from './pipeline/sender-profiles.service';
 
 /**
- * Conversations and messages: the inbound processor (stored events → contact, routing, conversation,
- * message, events, pipeline stages) and outbound replies with their delivery jobs.
+ * Conversations and messages: the one place a conversation is opened (ConversationOpener, with its
+ * "conversation opened" hooks), what the inbound pipeline writes (InboundMessagesService), the
+ * agents' actions, views, and outbound replies with their delivery jobs.
  */
 @Module({
   imports: [ChannelsModule, ContactsModule, QueuesModule],
@@ -48,14 +45,17 @@ import { SenderProfilesService } from './pipeline/sender-profiles.service';
     MessagesService,
     OutboundDeliveryService,
     OutboundRecoveryService,
-    InboundPipeline,
-    InboundProcessor,
-    InboundEventRunner,
-    SenderProfilesService,
-    InboundEventJob,
+    InboundMessagesService,
     OutboundDeliveryJob,
   ],
-  exports: [ConversationsService, ConversationOpenedHooks, MessagesService, InboundPipeline, OutboundRecoveryService],
+  exports: [
+    ConversationsService,
+    ConversationOpener,
+    ConversationOpenedHooks,
+    InboundMessagesService,
+    MessagesService,
+    OutboundRecoveryService,
+  ],
 })
 export class InboxModule implements OnModuleInit {
   constructor(

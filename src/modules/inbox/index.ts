@@ -7,14 +7,8 @@ export {
   type OpenedConversation,
 } from './conversation-opened-hooks';
 export { MessagesService, type OutboundReply, type ReplySender } from './messages.service';
-export { InboundPipeline } from './pipeline/inbound-pipeline';
-export {
-  InboundStageOrder,
-  PUBLISH_BEFORE_ORDER,
-  type InboundStage,
-  type InboundStageContext,
-  type InboundStageResult,
-} from './pipeline/inbound-stage';
+export { ConversationOpener, type OpenConversationInput, type OpenedResult } from './conversation-opener.service';
+export { InboundMessagesService, type AppendedInbound } from './inbound-messages.service';
 export { OutboundRecoveryService } from './outbound/outbound-recovery.service';
 export type { ConversationResponse, ConversationDetailResponse, MessageResponse } from './dto/conversation.dto';
 export type { ConversationStatus, Priority } from './conversation.entity';

@@ -3,7 +3,7 @@ import { TransactionHost } from 'src/core/database/transaction-host';
 import { type DomainEvent, EventBus } from 'src/core/events/event-bus';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { ContactMergeHooks } from 'src/modules/contacts';
-import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbox';
+import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
 import { toTicketResponse } from './ticket.mapper';
 import type { TicketEntity } from './ticket.entity';
 import { TicketCreator } from './ticket-creator.service';

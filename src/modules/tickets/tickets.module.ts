@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from 'src/modules/contacts';
+import { InboundModule } from 'src/modules/inbound';
 import { InboxModule } from 'src/modules/inbox';
 import { SlaModule } from 'src/modules/sla';
 import { WorkspacesModule } from 'src/modules/workspaces/workspaces.module';
@@ -16,7 +17,7 @@ import { TicketsService } from './tickets.service';
 
 /** Tickets, their comments and settings, the automatic ticket of new conversations. */
 @Module({
-  imports: [ContactsModule, InboxModule, SlaModule, WorkspacesModule],
+  imports: [ContactsModule, InboxModule, InboundModule, SlaModule, WorkspacesModule],
   // Order matters: /tickets/settings before /tickets/:id.
   controllers: [TicketSettingsController, TicketsController],
   providers: [

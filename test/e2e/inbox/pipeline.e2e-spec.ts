@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventBus } from 'src/core/events/event-bus';
-import { INBOUND_STARTUP_SWEEP_DELAY_MS, InboundRecoveryService } from 'src/modules/channels';
-import { InboundPipeline, InboundStageOrder, OutboundRecoveryService } from 'src/modules/inbox';
+import {
+  INBOUND_STARTUP_SWEEP_DELAY_MS,
+  InboundPipeline,
+  InboundRecoveryService,
+  InboundStageOrder,
+} from 'src/modules/inbound';
+import { OutboundRecoveryService } from 'src/modules/inbox';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
 import {

@@ -1,11 +1,13 @@
 import type { AdReferral, ChannelType } from 'src/modules/channels';
-import type { ConversationResponse, MessageResponse } from '../dto/conversation.dto';
+import type { ConversationResponse, MessageResponse } from 'src/modules/inbox';
 
 /**
  * Where other modules plug into the inbound pipeline, in SPEC §1's order. The processor publishes
  * `conversation.created` / `message.received` between the stages below 100 and those from 100 on.
  *
- * - below 100: the conversation is being set up (e.g. SLA due dates), before anyone hears of it;
+ * - below 100: the conversation is being set up, before anyone hears of it (`Sla` 50 is kept as that
+ *   slot's name; the SLA module itself applies due times on the inbox's "conversation opened" hook,
+ *   which also covers `POST /conversations`);
  * - 100 automatic ticket → 200 automations → 300 developer webhooks;
  * - 400 flow → 410 AI agent → 420 suggested reply: the `reply` group, where the first stage that
  *   answers 'handled' ends the group (a matching flow means no AI reply, an AI reply no suggestion).

@@ -3,8 +3,8 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from 'src/core/auth/decorators/auth.decorators';
 import { IdParam } from 'src/core/http/uuid-param.dto';
-import { CustomInboundMessageDto } from '../dto/custom-inbound.dto';
-import { WebhookAckResponse } from '../dto/inbound-event.dto';
+import { CustomInboundMessageDto } from 'src/modules/channels';
+import { WebhookAckResponse } from '../events/dto/inbound-event.dto';
 import { InboundWebhooksService } from './inbound-webhooks.service';
 
 @ApiTags('channel webhooks')

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { ChannelType } from '../channel.types';
+import type { ChannelType } from 'src/modules/channels';
 
 export const INBOUND_EVENT_STATUSES = ['RECEIVED', 'PROCESSING', 'PROCESSED', 'FAILED'] as const;
 export type InboundEventStatus = (typeof INBOUND_EVENT_STATUSES)[number];

@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus } from 'src/core/events/event-bus';
-import type {
-  ContactProfile,
-  InboundEvent,
-  InboundEventOutcome,
-  NormalizedInbound,
-  OpenedConnection,
+import {
+  ChannelPlatforms,
+  type ContactProfile,
+  type NormalizedInbound,
+  type OpenedConnection,
 } from 'src/modules/channels';
-import { ChannelPlatforms } from 'src/modules/channels';
 import { ContactsService } from 'src/modules/contacts';
-import { ConversationOpener } from '../conversation-opener.service';
-import { ConversationsRepository } from '../conversations.repository';
-import type { ConversationResponse, MessageResponse } from '../dto/conversation.dto';
-import { previewOf, toConversationResponse, toMessageResponse } from '../inbox.mapper';
-import type { MessageEntity } from '../message.entity';
-import { MessagesRepository } from '../messages.repository';
+import {
+  ConversationOpener,
+  type ConversationResponse,
+  InboundMessagesService,
+  type MessageResponse,
+} from 'src/modules/inbox';
+import type { InboundEventEntity as InboundEvent, InboundEventOutcome } from '../events/inbound-event.entity';
 import { InboundPipeline } from './inbound-pipeline';
 import { type InboundStageContext, PUBLISH_BEFORE_ORDER } from './inbound-stage';
 
@@ -35,7 +34,8 @@ interface ResolvedContact {
  * What one inbound event does, stage by stage, in SPEC §1's order (DESIGN §4.3 step 3–5):
  *
  *   normalise → resolve the contact → the open conversation or a new one (ConversationOpener:
- *   default queue → agent by strategy → insert → "conversation opened" hooks such as SLA) → store the message (unique per channel + external id)
+ *   default queue → agent by strategy → insert → "conversation opened" hooks such as SLA)
+ *   → store the message (unique per channel + external id; the inbox's InboundMessagesService)
  *   → stages < 100 → publish conversation.created / message.received → stages ≥ 100
  *     (automatic ticket, automations, developer webhooks, then flow / AI agent / suggested reply).
  *
@@ -49,8 +49,7 @@ export class InboundProcessor {
     private readonly platforms: ChannelPlatforms,
     private readonly contacts: ContactsService,
     private readonly opener: ConversationOpener,
-    private readonly conversations: ConversationsRepository,
-    private readonly messages: MessagesRepository,
+    private readonly inbox: InboundMessagesService,
     private readonly bus: EventBus,
     private readonly pipeline: InboundPipeline,
   ) {}
@@ -63,7 +62,9 @@ export class InboundProcessor {
     const normalized = this.platforms.normalize(connection, event.payload, event.receivedAt);
     if (normalized.kind === 'ignored') return { outcome: 'IGNORED', messageId: null };
     if (normalized.kind === 'delivery') return this.applyDeliveryReceipt(connection, normalized);
-    if (await this.isRedelivery(connection, normalized)) return { outcome: 'DUPLICATE', messageId: null };
+    if (await this.inbox.isRedelivery(connection.id, normalized.message.externalId)) {
+      return { outcome: 'DUPLICATE', messageId: null };
+    }
 
     const contact = await this.resolveContact(connection, normalized, profile);
     const opened = await this.opener.openFor({
@@ -71,30 +72,29 @@ export class InboundProcessor {
       contactId: contact.id,
       externalId: normalized.sender.externalId,
     });
-    const conversationCreated = opened.created;
-    const message = await this.storeMessage(connection, opened.conversation.id, normalized);
-    if (!message) return { outcome: 'DUPLICATE', messageId: null };
-    await this.platforms.rememberReplyContext(connection, normalized);
-    const conversation = await this.conversations.recordInbound(
+    const stored = await this.inbox.appendInbound(
       opened.conversation.id,
-      message.createdAt,
-      previewOf(message),
+      connection.id,
+      normalized.message,
+      contact.name,
     );
+    if (!stored) return { outcome: 'DUPLICATE', messageId: null };
+    await this.platforms.rememberReplyContext(connection, normalized);
 
     const context: InboundStageContext = {
       workspaceId: connection.workspaceId,
       eventId: event.id,
       channel: { id: connection.id, type: connection.type },
       contact,
-      conversation: toConversationResponse(conversation, contact.name),
-      conversationCreated,
-      message: toMessageResponse(message),
+      conversation: stored.conversation,
+      conversationCreated: opened.created,
+      message: stored.message,
       referral: normalized.message.referral,
     };
     await this.runStages(context, (order) => order < PUBLISH_BEFORE_ORDER);
     await this.publishEvents(context);
     await this.runStages(context, (order) => order >= PUBLISH_BEFORE_ORDER);
-    return { outcome: 'MESSAGE_STORED', messageId: message.id };
+    return { outcome: 'MESSAGE_STORED', messageId: stored.message.id };
   }
 
   /** WhatsApp `statuses`: the delivery state of one of our outbound messages. */
@@ -102,19 +102,13 @@ export class InboundProcessor {
     connection: OpenedConnection,
     receipt: Extract<NormalizedInbound, { kind: 'delivery' }>,
   ): Promise<ProcessedEvent> {
-    const messageId = await this.messages.applyDeliveryUpdate(
+    const messageId = await this.inbox.applyDeliveryReceipt(
       connection.id,
       receipt.externalMessageId,
       receipt.update,
       receipt.error,
     );
     return { outcome: messageId ? 'DELIVERY_UPDATED' : 'IGNORED', messageId };
-  }
-
-  /** A platform redelivery of a message we stored: nothing changes. */
-  private async isRedelivery(connection: OpenedConnection, event: InboundMessageEvent): Promise<boolean> {
-    const externalId = event.message.externalId;
-    return externalId !== null && (await this.messages.existsByExternalId(connection.id, externalId));
   }
 
   /** The contact holding this channel identity, or a new one named from the platform profile. */
@@ -129,33 +123,6 @@ export class InboundProcessor {
       profile,
     );
     return { id: contact.id, name: contact.name, created };
-  }
-
-  /** Null when the (channel, external id) already exists. */
-  private storeMessage(
-    connection: OpenedConnection,
-    conversationId: string,
-    event: InboundMessageEvent,
-  ): Promise<MessageEntity | null> {
-    const { message } = event;
-    return this.messages.insertUnlessDuplicate({
-      conversationId,
-      channelId: connection.id,
-      direction: 'INBOUND',
-      senderType: 'CONTACT',
-      senderId: null,
-      type: message.type,
-      text: message.text,
-      attachments: message.attachments,
-      buttons: null,
-      postbackPayload: message.postbackPayload,
-      externalId: message.externalId,
-      deliveryStatus: 'RECEIVED',
-      metadata: {
-        ...(message.sentAt ? { platformSentAt: message.sentAt.toISOString() } : {}),
-        ...(message.referral ? { referral: message.referral } : {}),
-      },
-    });
   }
 
   /**

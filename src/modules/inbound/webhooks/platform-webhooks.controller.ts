@@ -2,7 +2,7 @@ import { Controller, Get, Header, HttpCode, Param, Post, Req, type RawBodyReques
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from 'src/core/auth/decorators/auth.decorators';
-import { WebhookAckResponse } from '../dto/inbound-event.dto';
+import { WebhookAckResponse } from '../events/dto/inbound-event.dto';
 import { InboundWebhooksService } from './inbound-webhooks.service';
 
 /** The platform webhooks: one URL per adapter, `/webhooks/<adapter.webhook>`. */

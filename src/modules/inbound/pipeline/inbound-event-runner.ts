@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
-import type { ContactProfile, InboundEvent, OpenedConnection } from 'src/modules/channels';
-import { ChannelDirectory, InboundEventsService } from 'src/modules/channels';
+import { ChannelDirectory, type ContactProfile, type OpenedConnection } from 'src/modules/channels';
+import type { InboundEventEntity as InboundEvent } from '../events/inbound-event.entity';
+import { InboundEventsRepository } from '../events/inbound-events.repository';
+import { InboundEventsService } from '../events/inbound-events.service';
 import { InboundProcessor } from './inbound-processor';
 import { SenderProfilesService } from './sender-profiles.service';
 
@@ -27,7 +29,8 @@ export class InboundEventRunner {
 
   constructor(
     private readonly tx: TransactionHost,
-    private readonly events: InboundEventsService,
+    private readonly events: InboundEventsRepository,
+    private readonly log: InboundEventsService,
     private readonly channels: ChannelDirectory,
     private readonly profiles: SenderProfilesService,
     private readonly processor: InboundProcessor,
@@ -79,9 +82,9 @@ export class InboundEventRunner {
     const message = error instanceof Error ? error.message : String(error);
     this.logger.warn({ err: error, eventId: event.id }, 'Inbound event failed');
     try {
-      const retry = await this.tx.run(() => this.events.recordFailure(event.id, message));
+      const retry = await this.tx.run(() => this.log.recordFailure(event.id, message));
       if (retry)
-        await this.events.enqueue(event.workspaceId, event.id, `${event.id}-retry-${retry.attempts}`, retry.retryInMs);
+        await this.log.enqueue(event.workspaceId, event.id, `${event.id}-retry-${retry.attempts}`, retry.retryInMs);
     } catch (bookkeeping) {
       // The sweep finds the event (PROCESSING or RECEIVED) and runs it again.
       this.logger.error({ err: bookkeeping, eventId: event.id }, 'Could not record an inbound failure');

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { WebhookAckResponse } from '../dto/inbound-event.dto';
+import { ChannelPlatforms, type WebhookRequest } from 'src/modules/channels';
+import type { WebhookAckResponse } from '../events/dto/inbound-event.dto';
 import { InboundEventsService } from '../events/inbound-events.service';
-import type { WebhookRequest } from '../platforms/channel-adapter';
-import { ChannelPlatforms } from '../platforms/channel-platforms.service';
 
 const NOTHING_STORED: WebhookAckResponse = { received: true, eventId: null, eventIds: [] };
 

@@ -4,18 +4,13 @@ import { APP_CONFIG } from 'src/core/config/config.constants';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type Page, mapPage } from 'src/core/http/pagination';
 import { JobName } from 'src/core/queue/job-names';
-import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
+import { JOB_QUEUE, type JobQueue } from 'src/core/queue/job-queue.port';
 import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import type { InboundEventDraft } from '../channel.types';
-import { ChannelsRepository } from '../channels.repository';
-import { type InboundEventResponse, type WebhookAckResponse, toInboundEventResponse } from '../dto/inbound-event.dto';
-import type { InboundEventEntity, InboundEventOutcome, InboundEventStatus } from './inbound-event.entity';
+import { ChannelsService, type InboundEventDraft } from 'src/modules/channels';
+import type { InboundEventJobData } from '../inbound-event.job';
+import { type InboundEventResponse, type WebhookAckResponse, toInboundEventResponse } from './dto/inbound-event.dto';
+import type { InboundEventStatus } from './inbound-event.entity';
 import { InboundEventsRepository } from './inbound-events.repository';
-
-/** Payload of the `inbound` job: one stored event to process. */
-export interface InboundEventJobData extends JobPayload {
-  readonly eventId: string;
-}
 
 /**
  * The durable inbound log (DESIGN §4.3): webhook events are stored RECEIVED before the 200, then a
@@ -30,7 +25,7 @@ export class InboundEventsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly events: InboundEventsRepository,
-    private readonly channels: ChannelsRepository,
+    private readonly channels: ChannelsService,
   ) {}
 
   /** Total attempts an event gets before it ends FAILED. */
@@ -76,19 +71,20 @@ export class InboundEventsService {
     }
   }
 
+  /** `GET /channels/:id/events`: newest first; 404 for a channel of another workspace. */
   async list(
-    _ctx: TenantContext,
+    ctx: TenantContext,
     channelId: string,
     status: InboundEventStatus | undefined,
     query: CursorPaginationQuery,
   ): Promise<Page<InboundEventResponse>> {
-    await this.channels.getById(channelId);
+    await this.channels.get(ctx, channelId);
     return mapPage(await this.events.findPage(channelId, status, query), toInboundEventResponse);
   }
 
   /** POST /channels/:id/events/:eventId/retry: a FAILED (or stuck RECEIVED) event runs again with a fresh budget. */
-  async retry(_ctx: TenantContext, channelId: string, eventId: string): Promise<InboundEventResponse> {
-    await this.channels.getById(channelId);
+  async retry(ctx: TenantContext, channelId: string, eventId: string): Promise<InboundEventResponse> {
+    await this.channels.get(ctx, channelId);
     const reset = await this.events.resetForRetry(channelId, eventId);
     if (!reset) {
       const existing = await this.events.findInChannel(channelId, eventId);
@@ -97,28 +93,6 @@ export class InboundEventsService {
     }
     await this.enqueue(reset.workspaceId, reset.id, `${reset.id}-manual-${Date.now()}`);
     return toInboundEventResponse(reset);
-  }
-
-  // ---- used by the inbound processor (inside the event's workspace context) ----
-
-  claim(eventId: string): Promise<InboundEventEntity | null> {
-    return this.events.claim(eventId);
-  }
-
-  lockSender(channelId: string, senderKey: string): Promise<void> {
-    return this.events.lockSender(channelId, senderKey);
-  }
-
-  findSenderNext(channelId: string, senderKey: string, seq: string): Promise<InboundEventEntity | null> {
-    return this.events.findSenderNext(channelId, senderKey, seq);
-  }
-
-  findForUpdate(eventId: string): Promise<InboundEventEntity | null> {
-    return this.events.findForUpdate(eventId);
-  }
-
-  markProcessed(eventId: string, outcome: InboundEventOutcome, messageId: string | null): Promise<void> {
-    return this.events.markProcessed(eventId, outcome, messageId);
   }
 
   /** Records a failed attempt and returns when to retry (null: no retry, the event is FAILED or gone). */

@@ -2,11 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
-import {
-  INBOUND_EVENT_STATUSES,
-  type InboundEventEntity,
-  type InboundEventStatus,
-} from '../events/inbound-event.entity';
+import { INBOUND_EVENT_STATUSES, type InboundEventEntity, type InboundEventStatus } from '../inbound-event.entity';
 
 export class ListInboundEventsQuery extends CursorPaginationQuery {
   @ApiPropertyOptional({ enum: INBOUND_EVENT_STATUSES })
