@@ -16,19 +16,19 @@ import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
 import { AiAgentsModule } from 'src/modules/ai-agents';
-import { AuthModule } from 'src/modules/auth/auth.module';
-import { ChannelsModule } from 'src/modules/channels/channels.module';
+import { AuthModule } from 'src/modules/auth';
+import { ChannelsModule } from 'src/modules/channels';
 import { InboundModule } from 'src/modules/inbound';
-import { InboxModule } from 'src/modules/inbox/inbox.module';
-import { CatalogueModule } from 'src/modules/catalogue/catalogue.module';
-import { ContactsModule } from 'src/modules/contacts/contacts.module';
-import { DeveloperModule } from 'src/modules/developer/developer.module';
-import { PermissionsModule } from 'src/modules/permissions/permissions.module';
-import { QueuesModule } from 'src/modules/queues/queues.module';
+import { InboxModule } from 'src/modules/inbox';
+import { CatalogueModule } from 'src/modules/catalogue';
+import { ContactsModule } from 'src/modules/contacts';
+import { DeveloperModule } from 'src/modules/developer';
+import { PermissionsModule } from 'src/modules/permissions';
+import { QueuesModule } from 'src/modules/queues';
 import { SlaModule } from 'src/modules/sla';
 import { TicketsModule } from 'src/modules/tickets';
-import { UsersModule } from 'src/modules/users/users.module';
-import { WorkspacesModule } from 'src/modules/workspaces/workspaces.module';
+import { UsersModule } from 'src/modules/users';
+import { WorkspacesModule } from 'src/modules/workspaces';
 
 /** The domain modules; a new module is added here. */
 const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [

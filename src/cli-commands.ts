@@ -5,10 +5,8 @@ import { ROLES, type Role } from 'src/core/auth/roles';
 import { loadConfig } from 'src/core/config/app-config';
 import { AppException } from 'src/core/errors/app.exception';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import { UsersService } from 'src/modules/users/users.service';
-import { MembersService } from 'src/modules/workspaces/members.service';
-import { WORKSPACE_PLANS, type WorkspacePlan } from 'src/modules/workspaces/workspace.entity';
-import { WorkspacesService } from 'src/modules/workspaces/workspaces.service';
+import { UsersService } from 'src/modules/users';
+import { MembersService, WORKSPACE_PLANS, type WorkspacePlan, WorkspacesService } from 'src/modules/workspaces';
 
 export const USAGE = `Usage:
   npm run cli -- workspace:create --name NAME --email EMAIL --password PASSWORD [--plan STARTER|PRO|ENTERPRISE]

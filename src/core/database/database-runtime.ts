@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from 'src/core/config/app-config';
-import { ENTITIES } from 'src/entities';
 import { MIGRATIONS } from '../../../migrations';
 import { createDataSource, runMigrationsLocked } from './data-source.factory';
+import { type EntityClass, registeredEntities } from './entity-registry';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres, dataDirOwner } from './embedded-postgres';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +21,11 @@ export class DatabaseRuntime {
     private readonly embedded: EmbeddedPostgres | null,
   ) {}
 
-  static async open(config: AppConfig, options: { attachToRunning?: boolean } = {}): Promise<DatabaseRuntime> {
+  /** `entities`: default, those the loaded modules registered (DatabaseModule.forEntities). */
+  static async open(
+    config: AppConfig,
+    options: { attachToRunning?: boolean; entities?: readonly EntityClass[] } = {},
+  ): Promise<DatabaseRuntime> {
     let url = config.db.url;
     let embedded: EmbeddedPostgres | null = null;
     let poolSize = config.db.poolSize;
@@ -40,7 +44,7 @@ export class DatabaseRuntime {
       url,
       poolSize,
       embedded: !config.db.url,
-      entities: ENTITIES,
+      entities: options.entities ? [...options.entities] : registeredEntities(),
       migrations: MIGRATIONS,
     });
     try {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthLookup, MembershipGrant, TokenGrant } from 'src/core/auth/principal';
 import { isUuid } from 'src/core/http/uuid';
-import { ApiTokensService } from 'src/modules/developer/api-tokens.service';
+import { ApiTokensService } from 'src/modules/developer';
 import { AuthLookupRepository } from './auth-lookup.repository';
 
 @Injectable()

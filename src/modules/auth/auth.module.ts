@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { AUTH_LOOKUP } from 'src/core/auth/principal';
-import { DeveloperModule } from 'src/modules/developer/developer.module';
-import { UsersModule } from 'src/modules/users/users.module';
-import { WorkspacesModule } from 'src/modules/workspaces/workspaces.module';
+import { DeveloperModule } from 'src/modules/developer';
+import { UsersModule } from 'src/modules/users';
+import { WorkspacesModule } from 'src/modules/workspaces';
 import { AuthLookupRepository } from './auth-lookup.repository';
 import { AuthLookupService } from './auth-lookup.service';
 import { AuthController } from './auth.controller';

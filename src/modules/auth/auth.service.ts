@@ -6,10 +6,8 @@ import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { ErrorCode } from 'src/core/errors/error-codes';
 import { RateLimiterService } from 'src/core/http/rate-limiter.service';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from 'src/modules/users/password.util';
-import type { UserEntity } from 'src/modules/users/user.entity';
-import { UsersService } from 'src/modules/users/users.service';
-import { WorkspacesService } from 'src/modules/workspaces/workspaces.service';
+import { DUMMY_PASSWORD_HASH, type UserEntity, UsersService, verifyPassword } from 'src/modules/users';
+import { WorkspacesService } from 'src/modules/workspaces';
 import type { LoginDto, LoginResponse, SignupDto } from './dto/auth.dto';
 
 @Injectable()

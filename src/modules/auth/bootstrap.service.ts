@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import type { AppConfig } from 'src/core/config/app-config';
 import { TransactionHost } from 'src/core/database/transaction-host';
-import { UsersService } from 'src/modules/users/users.service';
-import { WorkspacesService } from 'src/modules/workspaces/workspaces.service';
+import { UsersService } from 'src/modules/users';
+import { WorkspacesService } from 'src/modules/workspaces';
 
 /**
  * First start: when no workspace exists, create one and its admin from BOOTSTRAP_* (DESIGN §3.1).

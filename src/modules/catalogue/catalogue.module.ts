@@ -1,3 +1,8 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { CatalogImportEntity } from './catalog-import.entity';
+import { CatalogItemEntity } from './catalog-item.entity';
+import { CatalogWebsiteRunEntity } from './catalog-website-run.entity';
+import { CatalogWebsiteEntity } from './catalog-website.entity';
 import { Module } from '@nestjs/common';
 import { CatalogFeedController } from './catalog-feed.controller';
 import { CatalogFeedService } from './catalog-feed.service';
@@ -18,6 +23,9 @@ import { WebsiteSyncService } from './website-sync.service';
 import { WebsiteFetcher } from './website/website-fetcher.service';
 
 @Module({
+  imports: [
+    DatabaseModule.forEntities([CatalogImportEntity, CatalogItemEntity, CatalogWebsiteRunEntity, CatalogWebsiteEntity]),
+  ],
   // Order matters: Express matches routes in registration order, and `/catalog/:id` (items) would
   // otherwise shadow `/catalog/websites`, so the items controller comes last.
   controllers: [CatalogFeedController, CatalogImportController, CatalogWebsitesController, CatalogItemsController],

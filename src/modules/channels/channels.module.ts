@@ -1,3 +1,6 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { ChannelConnectionEntity } from './channel-connection.entity';
+import { ChannelReplyTokenEntity } from './platforms/channel-reply-token.entity';
 import { Module } from '@nestjs/common';
 import { ChannelDirectory } from './channel-directory.service';
 import { ChannelLookupRepository } from './channel-lookup.repository';
@@ -17,6 +20,7 @@ import { PlatformHttp } from './platforms/platform-http.service';
  * inbound module's; it reaches the platforms through ChannelPlatforms and ChannelDirectory.
  */
 @Module({
+  imports: [DatabaseModule.forEntities([ChannelConnectionEntity, ChannelReplyTokenEntity])],
   controllers: [ChannelsController],
   providers: [
     ChannelsRepository,

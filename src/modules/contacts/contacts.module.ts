@@ -1,3 +1,9 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { CompanyEntity } from './company.entity';
+import { ContactFieldEntity } from './contact-field.entity';
+import { ContactIdentityEntity } from './contact-identity.entity';
+import { ContactNoteEntity } from './contact-note.entity';
+import { ContactEntity } from './contact.entity';
 import { Module } from '@nestjs/common';
 import { CompaniesController } from './companies.controller';
 import { CompaniesRepository } from './companies.repository';
@@ -18,6 +24,15 @@ import { ContactsRepository } from './contacts.repository';
 import { ContactsService } from './contacts.service';
 
 @Module({
+  imports: [
+    DatabaseModule.forEntities([
+      CompanyEntity,
+      ContactFieldEntity,
+      ContactIdentityEntity,
+      ContactNoteEntity,
+      ContactEntity,
+    ]),
+  ],
   // Order matters: the fixed paths (/contacts/companies, /fields, /import, /duplicates, /merge) before /contacts/:id.
   controllers: [
     CompaniesController,

@@ -1,3 +1,5 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { ApiTokenEntity } from './api-token.entity';
 import { Module } from '@nestjs/common';
 import { ApiTokensController } from './api-tokens.controller';
 import { ApiTokensRepository } from './api-tokens.repository';
@@ -5,6 +7,7 @@ import { ApiTokensService } from './api-tokens.service';
 import { ApiTokenTouchJob } from './jobs/api-token-touch.job';
 
 @Module({
+  imports: [DatabaseModule.forEntities([ApiTokenEntity])],
   controllers: [ApiTokensController],
   providers: [ApiTokensRepository, ApiTokensService, ApiTokenTouchJob],
   exports: [ApiTokensService],

@@ -1,3 +1,5 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { InboundEventEntity } from './events/inbound-event.entity';
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from 'src/modules/channels';
 import { ContactsModule } from 'src/modules/contacts';
@@ -22,7 +24,7 @@ import { PlatformWebhooksController } from './webhooks/platform-webhooks.control
  * `inbound-event.job.ts` → `pipeline/` (runner, processor, the stage registry other modules add to).
  */
 @Module({
-  imports: [ChannelsModule, ContactsModule, InboxModule],
+  imports: [DatabaseModule.forEntities([InboundEventEntity]), ChannelsModule, ContactsModule, InboxModule],
   controllers: [PlatformWebhooksController, CustomChannelInboundController, InboundEventsController],
   providers: [
     InboundWebhooksService,

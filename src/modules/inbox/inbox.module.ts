@@ -1,3 +1,8 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { ConversationNoteEntity } from './conversation-note.entity';
+import { ConversationViewEntity } from './conversation-view.entity';
+import { ConversationEntity } from './conversation.entity';
+import { MessageEntity } from './message.entity';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ChannelsModule } from 'src/modules/channels';
 import { ContactMergeHooks, ContactsModule } from 'src/modules/contacts';
@@ -27,7 +32,12 @@ import { OutboundSweepRepository } from './outbound/outbound-sweep.repository';
  * agents' actions, views, and outbound replies with their delivery jobs.
  */
 @Module({
-  imports: [ChannelsModule, ContactsModule, QueuesModule],
+  imports: [
+    DatabaseModule.forEntities([ConversationNoteEntity, ConversationViewEntity, ConversationEntity, MessageEntity]),
+    ChannelsModule,
+    ContactsModule,
+    QueuesModule,
+  ],
   // Order matters: /conversations/views before /conversations/:id.
   controllers: [ConversationViewsController, ConversationsController],
   providers: [

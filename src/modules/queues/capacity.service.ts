@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
-import { UsersService } from 'src/modules/users/users.service';
+import { UsersService } from 'src/modules/users';
 import type { CapacityResponse, UpdateCapacityDto } from './dto/queue.dto';
 import { QueuesRepository } from './queues.repository';
 import { RoutingRepository } from './routing.repository';

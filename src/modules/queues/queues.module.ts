@@ -1,5 +1,10 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { AgentStatusEntity } from './agent-status.entity';
+import { PresenceIntervalEntity } from './presence-interval.entity';
+import { QueueMemberEntity } from './queue-member.entity';
+import { QueueEntity } from './queue.entity';
 import { Module } from '@nestjs/common';
-import { UsersModule } from 'src/modules/users/users.module';
+import { UsersModule } from 'src/modules/users';
 import { CapacityService } from './capacity.service';
 import { ConversationAssignmentsPort } from './conversation-assignments.port';
 import { PresenceController } from './presence.controller';
@@ -12,7 +17,10 @@ import { RoutingService } from './routing.service';
 
 /** Queues, members, capacity, presence and routing (who gets a conversation). */
 @Module({
-  imports: [UsersModule],
+  imports: [
+    DatabaseModule.forEntities([AgentStatusEntity, PresenceIntervalEntity, QueueMemberEntity, QueueEntity]),
+    UsersModule,
+  ],
   controllers: [QueuesController, PresenceController],
   providers: [
     ConversationAssignmentsPort,

@@ -1,3 +1,6 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { ConversationSlaEntity } from './conversation-sla.entity';
+import { SlaPolicyEntity } from './sla-policy.entity';
 import { Module } from '@nestjs/common';
 import { InboxModule } from 'src/modules/inbox';
 import { ConversationSlasRepository } from './conversation-slas.repository';
@@ -10,7 +13,7 @@ import { SlaService } from './sla.service';
 
 /** SLA policies, their application to new conversations and tickets, the summary and the breach timer. */
 @Module({
-  imports: [InboxModule],
+  imports: [DatabaseModule.forEntities([ConversationSlaEntity, SlaPolicyEntity]), InboxModule],
   controllers: [SlaController],
   providers: [
     SlaPoliciesRepository,

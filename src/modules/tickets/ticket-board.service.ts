@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
-import { WorkspacesService } from 'src/modules/workspaces/workspaces.service';
+import { WorkspacesService } from 'src/modules/workspaces';
 import type { TicketBoardResponse, TicketFiltersQuery, TicketStatsResponse } from './dto/ticket.dto';
 import { toTicketResponse } from './ticket.mapper';
 import { toTicketFilters } from './ticket-filters.util';

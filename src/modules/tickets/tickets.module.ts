@@ -1,9 +1,13 @@
+import { DatabaseModule } from 'src/core/database/database.module';
+import { TicketCommentEntity } from './ticket-comment.entity';
+import { TicketSettingsEntity } from './ticket-settings.entity';
+import { TicketEntity } from './ticket.entity';
 import { Module } from '@nestjs/common';
 import { ContactsModule } from 'src/modules/contacts';
 import { InboundModule } from 'src/modules/inbound';
 import { InboxModule } from 'src/modules/inbox';
 import { SlaModule } from 'src/modules/sla';
-import { WorkspacesModule } from 'src/modules/workspaces/workspaces.module';
+import { WorkspacesModule } from 'src/modules/workspaces';
 import { AutomaticTicketsService } from './automatic-tickets.service';
 import { TicketBoardService } from './ticket-board.service';
 import { TicketCommentsRepository } from './ticket-comments.repository';
@@ -17,7 +21,14 @@ import { TicketsService } from './tickets.service';
 
 /** Tickets, their comments and settings, the automatic ticket of new conversations. */
 @Module({
-  imports: [ContactsModule, InboxModule, InboundModule, SlaModule, WorkspacesModule],
+  imports: [
+    DatabaseModule.forEntities([TicketCommentEntity, TicketSettingsEntity, TicketEntity]),
+    ContactsModule,
+    InboxModule,
+    InboundModule,
+    SlaModule,
+    WorkspacesModule,
+  ],
   // Order matters: /tickets/settings before /tickets/:id.
   controllers: [TicketSettingsController, TicketsController],
   providers: [

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import { QueuesService } from 'src/modules/queues/queues.service';
+import { QueuesService } from 'src/modules/queues';
 import { type UpdateWorkspaceDto, type WorkspaceResponse, toWorkspaceResponse } from './dto/workspace.dto';
 import { MembersRepository } from './members.repository';
 import type { WorkspaceEntity, WorkspacePlan } from './workspace.entity';

@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from 'src/core/config/app-config';
-import { DatabaseRuntime } from './database-runtime';
-import { runMigrationsLocked } from './data-source.factory';
+import { DatabaseRuntime } from 'src/core/database/database-runtime';
+import { runMigrationsLocked } from 'src/core/database/data-source.factory';
+// Loading the application's modules registers every entity (DatabaseModule.forEntities), for `generate`.
+import 'src/app.module';
 
 const USAGE = 'Usage: npm run migration:run | migration:revert | migration:generate -- <Name>';
 
