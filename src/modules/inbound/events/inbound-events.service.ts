@@ -7,7 +7,6 @@ import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobQueue } from 'src/core/queue/job-queue.port';
 import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { ChannelsService, type InboundEventDraft } from 'src/modules/channels';
-import type { InboundEventJobData } from '../inbound-event.job';
 import { type InboundEventResponse, type WebhookAckResponse, toInboundEventResponse } from './dto/inbound-event.dto';
 import type { InboundEventStatus } from './inbound-event.entity';
 import { InboundEventsRepository } from './inbound-events.repository';
@@ -60,7 +59,8 @@ export class InboundEventsService {
 
   /** Puts one event on the `inbound` queue. Never throws: a lost enqueue is recovered by the sweep. */
   async enqueue(workspaceId: string, eventId: string, jobId: string, delayMs = 0): Promise<void> {
-    const data: InboundEventJobData = { workspaceId, eventId };
+    // InboundEventJobData (declared beside its handler; not imported here, which would close an import cycle).
+    const data = { workspaceId, eventId };
     try {
       await this.jobs.enqueue(JobName.InboundEventProcess, data, { jobId, delayMs });
     } catch (error) {
