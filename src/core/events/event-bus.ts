@@ -1,53 +1,102 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import type { EventMap, EventName } from './event-map';
 
-/** Event names shared by the internal bus and developer webhooks (DESIGN §10). */
-export type EventName =
-  | 'conversation.created'
-  | 'conversation.updated'
-  | 'conversation.resolved'
-  | 'message.received'
-  | 'message.sent'
-  | 'message.failed'
-  | 'ticket.created'
-  | 'ticket.updated'
-  | 'contact.created'
-  | 'contact.updated'
-  | 'sla.breached'
-  | 'catalog.sync.completed'
-  | 'catalog.sync.stopped'
-  | 'csat.received'
-  | 'webhook.test';
+export type { EventMap, EventName, PublicResource, EventContactRef } from './event-map';
+export { EVENT_NAMES, EVENT_DESCRIPTIONS } from './event-map';
 
-export interface DomainEvent<T = Record<string, unknown>> {
-  readonly name: EventName;
+/** One published event of a known name. `id` is its `event_outbox` row (and the webhook payload's `id`). */
+export interface TypedDomainEvent<K extends EventName> {
+  readonly id: string;
+  readonly name: K;
   readonly workspaceId: string;
-  readonly data: T;
+  readonly data: EventMap[K];
   readonly occurredAt: string;
 }
 
-export type EventListener = (event: DomainEvent) => Promise<void> | void;
+/** Any event, payload read loosely (a `'*'` listener; narrow by `name` for the typed payload). */
+export interface AnyDomainEvent {
+  readonly id: string;
+  readonly name: EventName;
+  readonly workspaceId: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly data: Record<string, any>;
+  readonly occurredAt: string;
+}
+
+/** `DomainEvent<'ticket.created'>` is typed; plain `DomainEvent` is any event (source-compatible with the untyped bus). */
+export type DomainEvent<K extends EventName = never> = [K] extends [never] ? AnyDomainEvent : TypedDomainEvent<K>;
+
+export type EventListener<K extends EventName = never> = (event: DomainEvent<K>) => Promise<void> | void;
+
+/** Told after commit that a workspace has new outbox rows (the developer module's relay). */
+export type OutboxWrittenHook = (workspaceId: string) => void | Promise<void>;
 
 /**
- * In-process publish/subscribe for facts other modules react to (e.g. developer webhooks). Where
- * order matters (the inbound pipeline), the caller orders its stages explicitly instead of relying
- * on listeners. Listener errors are logged, never thrown back at the publisher.
+ * Domain events (DESIGN §10), durable and typed. `publish` writes the event to `event_outbox` with
+ * the caller's open transaction (TransactionHost), so the event exists exactly when the change it
+ * reports does; in-process listeners run after that transaction commits — always, whoever
+ * publishes (outside a transaction: the row is written and listeners run at once). A rolled-back
+ * change publishes nothing. Reactions that must happen inside the transaction use explicit hooks
+ * (pipeline stages, merge hooks, conversation-opened hooks), never listeners. Listener errors are
+ * logged, never thrown back at the publisher. The developer module relays outbox rows to webhooks.
  */
 @Injectable()
 export class EventBus {
   private readonly logger = new Logger('EventBus');
-  private readonly listeners = new Map<EventName | '*', EventListener[]>();
+  private readonly listeners = new Map<EventName | '*', ((event: AnyDomainEvent) => Promise<void> | void)[]>();
+  private readonly written: OutboxWrittenHook[] = [];
 
-  subscribe(name: EventName | '*', listener: EventListener): void {
-    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+  constructor(private readonly tx: TransactionHost) {}
+
+  subscribe(name: '*', listener: EventListener): void;
+  subscribe<K extends EventName>(name: K, listener: EventListener<K>): void;
+  subscribe(name: EventName | '*', listener: (event: never) => Promise<void> | void): void {
+    const run = listener as (event: AnyDomainEvent) => Promise<void> | void;
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), run]);
   }
 
-  async publish<T extends Record<string, unknown>>(name: EventName, workspaceId: string, data: T): Promise<void> {
-    const event: DomainEvent = { name, workspaceId, data, occurredAt: new Date().toISOString() };
-    for (const listener of [...(this.listeners.get(name) ?? []), ...(this.listeners.get('*') ?? [])]) {
+  /** Registers a hook told (after commit) that a workspace has new outbox rows. */
+  onOutboxWritten(hook: OutboxWrittenHook): void {
+    this.written.push(hook);
+  }
+
+  async publish<K extends EventName>(name: K, workspaceId: string, data: EventMap[K]): Promise<void> {
+    await this.publishAll(name, workspaceId, [data]);
+  }
+
+  /** Several events of one name in one statement (imports); each gets its own id and row. */
+  async publishAll<K extends EventName>(name: K, workspaceId: string, list: readonly EventMap[K][]): Promise<void> {
+    if (list.length === 0) return;
+    const occurredAt = new Date().toISOString();
+    const events = list.map(
+      (data): TypedDomainEvent<K> => ({ id: randomUUID(), name, workspaceId, data, occurredAt }),
+    );
+    await this.tx.manager.query(
+      `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
+       SELECT e.id, $1::uuid, $2, e.data, $3::timestamptz
+         FROM jsonb_to_recordset($4::jsonb) AS e(id uuid, data jsonb)`,
+      [workspaceId, name, occurredAt, JSON.stringify(events.map((e) => ({ id: e.id, data: e.data })))],
+    );
+    await this.tx.afterCommit(() => this.dispatch(workspaceId, events as readonly AnyDomainEvent[]));
+  }
+
+  private async dispatch(workspaceId: string, events: readonly AnyDomainEvent[]): Promise<void> {
+    for (const hook of this.written) {
       try {
-        await listener(event);
+        await hook(workspaceId);
       } catch (error) {
-        this.logger.error({ err: error, event: name }, 'Event listener failed');
+        this.logger.warn({ err: error }, 'Outbox hook failed; the relay sweep will pick the events up');
+      }
+    }
+    for (const event of events) {
+      for (const listener of [...(this.listeners.get(event.name) ?? []), ...(this.listeners.get('*') ?? [])]) {
+        try {
+          await listener(event);
+        } catch (error) {
+          this.logger.error({ err: error, event: event.name }, 'Event listener failed');
+        }
       }
     }
   }

@@ -4,6 +4,7 @@ export enum QueueName {
   Catalog = 'catalog',
   Inbound = 'inbound',
   Outbound = 'outbound',
+  Webhooks = 'webhooks',
 }
 
 /**
@@ -13,6 +14,8 @@ export enum QueueName {
 export enum JobName {
   ApiTokenTouch = 'api-token.touch',
   CatalogWebsiteSync = 'catalog.website-sync',
+  DeveloperOutboxRelay = 'developer.outbox.relay',
+  DeveloperWebhookDeliver = 'developer.webhook.deliver',
   InboundEventProcess = 'inbound.event.process',
   OutboundMessageDeliver = 'outbound.message.deliver',
 }

@@ -7,6 +7,7 @@ import type { CatalogWebsiteEntity } from './catalog-website.entity';
 import { CatalogItemsRepository } from './catalog-items.repository';
 import { CatalogWebsiteRunsRepository, type RunOutcome } from './catalog-website-runs.repository';
 import { CatalogWebsitesRepository } from './catalog-websites.repository';
+import { toWebsiteRunResponse } from './dto/website.dto';
 import { dedupeProducts, planSync } from './website/sync-plan.util';
 import { WebsiteFetcher } from './website/website-fetcher.service';
 
@@ -67,7 +68,6 @@ export class WebsiteSyncService {
       };
     }
     if (finished.kind === 'failed') await this.tx.run(() => this.record(run.id, run.websiteId, finished.outcome));
-    await this.publish(run.id, run.websiteId, finished);
     return 'success';
   }
 
@@ -92,7 +92,14 @@ export class WebsiteSyncService {
       if (plan.stopped) {
         const outcome: RunOutcome = { status: 'GUARD_STOPPED', ...base, ...ZERO, message: plan.message };
         await this.record(runId, websiteId, outcome, fetched.format);
-        return { kind: 'stopped', outcome, wouldTakeOffSale: plan.wouldTakeOffSale, onSale: plan.onSale };
+        const stopped: Finished = {
+          kind: 'stopped',
+          outcome,
+          wouldTakeOffSale: plan.wouldTakeOffSale,
+          onSale: plan.onSale,
+        };
+        await this.publish(runId, websiteId, stopped);
+        return stopped;
       }
       await this.items.upsertWebsiteItems(websiteId, plan.rows);
       await this.items.takeWebsiteItemsOffSale(websiteId, plan.offSaleIds);
@@ -105,7 +112,9 @@ export class WebsiteSyncService {
         (notes.length > 0 ? ` Note: ${notes.join('; ')}.` : '');
       const outcome: RunOutcome = { status: 'SUCCESS', ...base, ...c, message };
       await this.record(runId, websiteId, outcome, fetched.format);
-      return { kind: 'completed', outcome };
+      const completed: Finished = { kind: 'completed', outcome };
+      await this.publish(runId, websiteId, completed);
+      return completed;
     });
   }
 
@@ -128,28 +137,17 @@ export class WebsiteSyncService {
     });
   }
 
+  /** `catalog.sync.completed` / `.stopped` with the run record (its REST shape), in the run's transaction. */
   private async publish(runId: string, websiteId: string, finished: Finished): Promise<void> {
     const workspaceId = getTenantContext().workspaceId;
-    const { outcome } = finished;
+    if (finished.kind === 'failed') return;
+    const run = toWebsiteRunResponse(await this.runs.getById(runId));
     if (finished.kind === 'completed') {
-      await this.events.publish('catalog.sync.completed', workspaceId, {
-        websiteId,
-        runId,
-        status: outcome.status,
-        pages: outcome.pages,
-        fetched: outcome.fetched,
-        created: outcome.created,
-        updated: outcome.updated,
-        offSale: outcome.offSale,
-        restored: outcome.restored,
-        unchanged: outcome.unchanged,
-      });
-    } else if (finished.kind === 'stopped') {
+      await this.events.publish('catalog.sync.completed', workspaceId, { websiteId, run });
+    } else {
       await this.events.publish('catalog.sync.stopped', workspaceId, {
         websiteId,
-        runId,
-        status: outcome.status,
-        message: outcome.message,
+        run,
         wouldTakeOffSale: finished.wouldTakeOffSale,
         onSale: finished.onSale,
       });

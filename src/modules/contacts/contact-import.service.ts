@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { EventBus } from 'src/core/events/event-bus';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -6,6 +8,7 @@ import { CompaniesRepository } from './companies.repository';
 import type { ContactFieldEntity } from './contact-field.entity';
 import { ContactFieldsService } from './contact-fields.service';
 import { phoneDigits } from './contact-values.util';
+import { ContactHydrator } from './contact-hydrator.service';
 import { type ImportedContactValues, ContactsRepository } from './contacts.repository';
 import { IMPORT_BATCH_SIZE, IMPORT_MAX_REPORTED_ERRORS } from './contacts.constants';
 import {
@@ -82,6 +85,8 @@ export class ContactImportService {
     private readonly contacts: ContactsRepository,
     private readonly companies: CompaniesRepository,
     private readonly fields: ContactFieldsService,
+    private readonly hydrator: ContactHydrator,
+    private readonly events: EventBus,
   ) {}
 
   async import(
@@ -189,8 +194,24 @@ export class ContactImportService {
       customFields: v.customFields,
       tags: v.tags,
     });
-    await this.contacts.insertImported(creates.map((r) => toValues(r.values)));
+    const createdIds = await this.contacts.insertImported(creates.map((r) => toValues(r.values)));
     await this.contacts.updateImported([...updates].map(([id, v]) => ({ id, ...toValues(v) })));
+    // One outbox statement per name and batch, with the contacts in their API shape.
+    const workspaceId = getTenantContext().workspaceId;
+    const [created, updated] = await Promise.all([
+      this.contacts.findByIds(createdIds).then((list) => this.hydrator.toResponses(list)),
+      this.contacts.findByIds([...updates.keys()]).then((list) => this.hydrator.toResponses(list)),
+    ]);
+    await this.events.publishAll(
+      'contact.created',
+      workspaceId,
+      created.map((contact) => ({ contact })),
+    );
+    await this.events.publishAll(
+      'contact.updated',
+      workspaceId,
+      updated.map((contact) => ({ contact })),
+    );
   }
 }
 

@@ -108,15 +108,13 @@ export class ContactMergeService {
       const patch = mergedValues(primary, duplicates);
       // The duplicates go first: nothing unique on contacts today, but a future unique value moving to the primary must not collide.
       await this.contacts.deleteByIds(dto.duplicateIds);
-      const merged = await this.contacts.update(primary.id, patch);
-      return this.hydrator.toResponse(merged);
-    });
-    await this.tx.afterCommit(() =>
-      this.events.publish('contact.updated', ctx.workspaceId, {
-        contact: response,
+      const merged = await this.hydrator.toResponse(await this.contacts.update(primary.id, patch));
+      await this.events.publish('contact.updated', ctx.workspaceId, {
+        contact: merged,
         mergedContactIds: dto.duplicateIds,
-      }),
-    );
+      });
+      return merged;
+    });
     return response;
   }
 }

@@ -297,15 +297,20 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
   }
 
   /** One INSERT for a batch of imported contacts. */
-  async insertImported(rows: readonly ImportedContactValues[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.repo.query(
-      `INSERT INTO contacts (workspace_id, name, email, phone, phone_normalized, avatar_url, company_id, custom_fields, tags)
-       SELECT $1, r.name, r.email, r.phone, r.phone_normalized, r.avatar_url, r.company_id, r.custom_fields,
-              ARRAY(SELECT jsonb_array_elements_text(r.tags))
-       FROM jsonb_to_recordset($2::jsonb) AS r(${IMPORT_RECORD})`,
+  /** Inserts the batch; returns the new ids. */
+  async insertImported(rows: readonly ImportedContactValues[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const inserted: { id: string }[] = await this.repo.query(
+      `WITH ins AS (
+         INSERT INTO contacts (workspace_id, name, email, phone, phone_normalized, avatar_url, company_id, custom_fields, tags)
+         SELECT $1, r.name, r.email, r.phone, r.phone_normalized, r.avatar_url, r.company_id, r.custom_fields,
+                ARRAY(SELECT jsonb_array_elements_text(r.tags))
+         FROM jsonb_to_recordset($2::jsonb) AS r(${IMPORT_RECORD})
+         RETURNING id)
+       SELECT id FROM ins`,
       [this.workspaceId, importJson(rows)],
     );
+    return inserted.map((r) => r.id);
   }
 
   /**

@@ -112,9 +112,10 @@ export class ContactsService {
         tags: normalizeTags(dto.tags ?? []),
       });
       if (identities.length > 0) await this.identities.replaceForContact(contact.id, identities);
-      return this.hydrator.toResponse(contact);
+      const created = await this.hydrator.toResponse(contact);
+      await this.publish(ctx.workspaceId, 'contact.created', created);
+      return created;
     });
-    await this.publish(ctx.workspaceId, 'contact.created', response);
     return response;
   }
 
@@ -143,9 +144,9 @@ export class ContactsService {
           { field: 'name', message: 'a name, an email, a phone or an identity is required' },
         ]);
       }
+      await this.publish(ctx.workspaceId, 'contact.updated', result);
       return result;
     });
-    await this.publish(ctx.workspaceId, 'contact.updated', response);
     return response;
   }
 
@@ -197,13 +198,13 @@ export class ContactsService {
     return { contact, created: resolved.created };
   }
 
-  /** Events leave after the surrounding transaction (if any) commits. */
+  /** Written with the surrounding transaction (if any); listeners run after it commits. */
   private async publish(
     workspaceId: string,
     name: 'contact.created' | 'contact.updated',
     contact: ContactResponse,
   ): Promise<void> {
-    await this.tx.afterCommit(() => this.events.publish(name, workspaceId, { contact }));
+    await this.events.publish(name, workspaceId, { contact });
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from 'src/core/errors/app.exception';
+import { TransactionHost } from 'src/core/database/transaction-host';
 import { EventBus } from 'src/core/events/event-bus';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { RoutingService } from 'src/modules/queues';
@@ -36,6 +37,7 @@ export class ConversationActionsService {
     private readonly notes: ConversationNotesRepository,
     private readonly routing: RoutingService,
     private readonly bus: EventBus,
+    private readonly tx: TransactionHost,
   ) {}
 
   /** `PUT /conversations/:id`: priority, tags (replaced), subject (null clears). */
@@ -48,8 +50,10 @@ export class ConversationActionsService {
     };
     const changes = Object.keys(patch);
     if (changes.length === 0) return this.access.toResponse(current);
-    const updated = await this.conversations.update(current.id, patch);
-    return this.published(ctx, updated, 'updated', changes);
+    return this.tx.run(async () => {
+      const updated = await this.conversations.update(current.id, patch);
+      return this.published(ctx, updated, 'updated', changes);
+    });
   }
 
   /**
@@ -74,14 +78,16 @@ export class ConversationActionsService {
         : {}),
       ...(dto.queueId !== undefined ? { queueId: dto.queueId } : {}),
     };
-    let updated: ConversationEntity | null;
-    try {
-      updated = await this.conversations.transition(current.id, ['OPEN', 'ON_HOLD'], patch);
-    } catch (error) {
-      throw translateForeignKey(error);
-    }
-    if (!updated) throw AppException.invalidTransition('A RESOLVED conversation cannot be reassigned');
-    const response = await this.published(ctx, updated, 'assigned', Object.keys(patch));
+    const { updated, response } = await this.tx.run(async () => {
+      let moved: ConversationEntity | null;
+      try {
+        moved = await this.conversations.transition(current.id, ['OPEN', 'ON_HOLD'], patch);
+      } catch (error) {
+        throw translateForeignKey(error);
+      }
+      if (!moved) throw AppException.invalidTransition('A RESOLVED conversation cannot be reassigned');
+      return { updated: moved, response: await this.published(ctx, moved, 'assigned', Object.keys(patch)) };
+    });
     const previous = current.assigneeId;
     if (previous && previous !== updated.assigneeId) await this.routing.onCapacityFreed(previous);
     if (!updated.assigneeId && updated.queueId && updated.status === 'OPEN') {
@@ -94,17 +100,21 @@ export class ConversationActionsService {
 
   /** OPEN → ON_HOLD with the reason. */
   async hold(ctx: TenantContext, id: string, dto: HoldConversationDto): Promise<ConversationResponse> {
-    const updated = await this.move(ctx, id, 'hold', ['OPEN'], {
-      status: 'ON_HOLD',
-      onHoldReason: dto.reason || null,
+    return this.tx.run(async () => {
+      const updated = await this.move(ctx, id, 'hold', ['OPEN'], {
+        status: 'ON_HOLD',
+        onHoldReason: dto.reason || null,
+      });
+      return this.published(ctx, updated, 'held', ['status', 'onHoldReason']);
     });
-    return this.published(ctx, updated, 'held', ['status', 'onHoldReason']);
   }
 
   /** ON_HOLD → OPEN; the hold reason is cleared. */
   async resume(ctx: TenantContext, id: string): Promise<ConversationResponse> {
-    const updated = await this.move(ctx, id, 'resume', ['ON_HOLD'], { status: 'OPEN', onHoldReason: null });
-    return this.published(ctx, updated, 'resumed', ['status', 'onHoldReason']);
+    return this.tx.run(async () => {
+      const updated = await this.move(ctx, id, 'resume', ['ON_HOLD'], { status: 'OPEN', onHoldReason: null });
+      return this.published(ctx, updated, 'resumed', ['status', 'onHoldReason']);
+    });
   }
 
   /**
@@ -113,16 +123,19 @@ export class ConversationActionsService {
    * module resolves the automatic ticket when resolveWithConversation is on) and frees the seat.
    */
   async wrapUp(ctx: TenantContext, id: string, dto: WrapUpConversationDto): Promise<ConversationResponse> {
-    const updated = await this.move(ctx, id, 'wrap up', ['OPEN', 'ON_HOLD'], {
-      status: 'RESOLVED',
-      wrapUp: { outcome: dto.outcome || null, note: dto.note || null },
-      resolvedAt: new Date(),
-      onHoldReason: null,
-    });
-    const response = await this.published(ctx, updated, 'resolved', ['status', 'wrapUp', 'resolvedAt']);
-    await this.bus.publish('conversation.resolved', ctx.workspaceId, {
-      conversationId: updated.id,
-      conversation: response,
+    const { updated, response } = await this.tx.run(async () => {
+      const resolved = await this.move(ctx, id, 'wrap up', ['OPEN', 'ON_HOLD'], {
+        status: 'RESOLVED',
+        wrapUp: { outcome: dto.outcome || null, note: dto.note || null },
+        resolvedAt: new Date(),
+        onHoldReason: null,
+      });
+      const published = await this.published(ctx, resolved, 'resolved', ['status', 'wrapUp', 'resolvedAt']);
+      await this.bus.publish('conversation.resolved', ctx.workspaceId, {
+        conversationId: resolved.id,
+        conversation: published,
+      });
+      return { updated: resolved, response: published };
     });
     if (updated.assigneeId) await this.routing.onCapacityFreed(updated.assigneeId);
     return response;
@@ -153,7 +166,7 @@ export class ConversationActionsService {
     throw AppException.invalidTransition(`Cannot ${action} a conversation that is ${now}`);
   }
 
-  /** Publishes `conversation.updated` and returns the response. */
+  /** Publishes `conversation.updated` (in the caller's transaction) and returns the response. */
   private async published(
     ctx: TenantContext,
     conversation: ConversationEntity,

@@ -72,6 +72,7 @@ export class InboxModule implements OnModuleInit {
     private readonly mergeHooks: ContactMergeHooks,
     private readonly assignments: ConversationAssignmentsPort,
     private readonly conversations: ConversationsRepository,
+    private readonly reader: ConversationsService,
   ) {}
 
   /**
@@ -81,7 +82,10 @@ export class InboxModule implements OnModuleInit {
   onModuleInit(): void {
     this.assignments.register({
       lockOldestWaiting: (queueId) => this.conversations.lockOldestWaiting(queueId),
-      assign: (conversationId, userId) => this.conversations.assignWaiting(conversationId, userId),
+      assign: async (conversationId, userId) => {
+        await this.conversations.assignWaiting(conversationId, userId);
+        return this.reader.toResponse(await this.conversations.getById(conversationId));
+      },
       moveQueue: (fromQueueId, toQueueId) => this.conversations.moveQueue(fromQueueId, toQueueId),
     });
     this.mergeHooks.register('conversations', (primaryId, duplicateIds) =>

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { PublicResource } from 'src/core/events/event-bus';
 
 /**
  * What routing needs to do to conversations. The conversations table belongs to the inbox, which
@@ -8,8 +9,8 @@ import { Injectable } from '@nestjs/common';
 export interface ConversationAssignments {
   /** The oldest OPEN conversation waiting unassigned in the queue, locked (others skip it); null when none. */
   lockOldestWaiting(queueId: string): Promise<string | null>;
-  /** An automatic assignment of a waiting conversation. */
-  assign(conversationId: string, userId: string): Promise<void>;
+  /** An automatic assignment of a waiting conversation; returns the conversation in its public API shape. */
+  assign(conversationId: string, userId: string): Promise<PublicResource>;
   /** A deleted queue's conversations join another queue (the default). */
   moveQueue(fromQueueId: string, toQueueId: string): Promise<void>;
 }
@@ -27,7 +28,7 @@ export class ConversationAssignmentsPort implements ConversationAssignments {
     return this.target().lockOldestWaiting(queueId);
   }
 
-  assign(conversationId: string, userId: string): Promise<void> {
+  assign(conversationId: string, userId: string): Promise<PublicResource> {
     return this.target().assign(conversationId, userId);
   }
 

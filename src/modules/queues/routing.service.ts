@@ -62,17 +62,17 @@ export class RoutingService {
           if (!conversationId) return null;
           const userId = await this.pickAgent(queueId);
           if (!userId) return null;
-          await this.conversations.assign(conversationId, userId);
+          const conversation = await this.conversations.assign(conversationId, userId);
+          await this.events.publish('conversation.updated', getTenantContext().workspaceId, {
+            conversationId,
+            conversation,
+            change: 'assigned',
+            changes: ['assigneeId', 'assignedAt'],
+          });
           return { conversationId, userId };
         });
         if (!done) break;
         assigned++;
-        await this.events.publish('conversation.updated', getTenantContext().workspaceId, {
-          conversationId: done.conversationId,
-          assigneeId: done.userId,
-          queueId,
-          change: 'assigned',
-        });
       }
     }
     return assigned;

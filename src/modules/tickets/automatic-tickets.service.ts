@@ -78,31 +78,18 @@ export class AutomaticTicketsService implements OnModuleInit {
       if (!(await this.settings.current()).resolveWithConversation) return [];
       const resolved = await this.tickets.resolveAutomatic(conversationId);
       for (const ticket of resolved) {
-        const response = toTicketResponse(ticket);
-        await this.tx.afterCommit(() =>
-          this.bus.publish('ticket.updated', ticket.workspaceId, {
-            ticket: response,
-            changes: ['status', 'resolvedAt'],
-          }),
-        );
+        await this.bus.publish('ticket.updated', ticket.workspaceId, {
+          ticket: toTicketResponse(ticket),
+          changes: ['status', 'resolvedAt'],
+        });
       }
       return resolved;
     });
   }
 
-  /** Accepts `{conversation: {id}}` (the inbox's payload) or `{conversationId}`. */
-  private async onConversationResolved(event: DomainEvent): Promise<void> {
-    const conversation = event.data.conversation;
-    const id =
-      conversation && typeof conversation === 'object' && 'id' in conversation && typeof conversation.id === 'string'
-        ? conversation.id
-        : typeof event.data.conversationId === 'string'
-          ? event.data.conversationId
-          : null;
-    if (!id) {
-      this.logger.warn('conversation.resolved without a conversation id: no ticket resolved');
-      return;
-    }
+  /** After the wrap-up commits: resolves the conversation's automatic ticket (when the setting is on). */
+  private async onConversationResolved(event: DomainEvent<'conversation.resolved'>): Promise<void> {
+    const id = event.data.conversationId;
     await runAsWorkspace(event.workspaceId, () => this.resolveForConversation(id));
   }
 }

@@ -80,7 +80,7 @@ export class TicketCreator {
       if (ticket) {
         const workspaceId = getTenantContext().workspaceId;
         const response = toTicketResponse(ticket);
-        await this.tx.afterCommit(() => this.bus.publish('ticket.created', workspaceId, { ticket: response }));
+        await this.bus.publish('ticket.created', workspaceId, { ticket: response });
       }
       return ticket;
     });

@@ -112,13 +112,11 @@ export class TicketsService {
       }
       const changes = Object.keys(patch);
       if (changes.length === 0) return { ticket: current, changes };
-      return { ticket: await this.tickets.update(current.id, patch), changes };
+      const ticket = await this.tickets.update(current.id, patch);
+      await this.bus.publish('ticket.updated', ctx.workspaceId, { ticket: toTicketResponse(ticket), changes });
+      return { ticket, changes };
     });
-    const response = toTicketResponse(result.ticket);
-    if (result.changes.length > 0) {
-      await this.bus.publish('ticket.updated', ctx.workspaceId, { ticket: response, changes: result.changes });
-    }
-    return response;
+    return toTicketResponse(result.ticket);
   }
 
   async remove(_ctx: TenantContext, id: string): Promise<void> {

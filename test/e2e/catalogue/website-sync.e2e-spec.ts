@@ -128,7 +128,7 @@ describe('catalogue website sync', () => {
     expect(website.body.lastSyncMessage).toContain('5 created');
     expect(
       events.some(
-        (e) => e.name === 'catalog.sync.completed' && e.data.runId === run.id && e.workspaceId === admin.workspaceId,
+        (e) => e.name === 'catalog.sync.completed' && e.data.run.id === run.id && e.workspaceId === admin.workspaceId,
       ),
     ).toBe(true);
 
@@ -246,7 +246,7 @@ describe('catalogue website sync', () => {
     const website = await t.http.get(`/catalog/websites/${id}`).set(admin.headers).expect(200);
     expect(website.body.lastSyncStatus).toBe('GUARD_STOPPED');
     expect(website.body.lastSyncMessage).toContain('3 of the website');
-    const event = events.find((e) => e.name === 'catalog.sync.stopped' && e.data.runId === stopped.id);
+    const event = events.find((e) => e.name === 'catalog.sync.stopped' && e.data.run.id === stopped.id);
     expect(event?.data).toMatchObject({ websiteId: id, wouldTakeOffSale: 3, onSale: 5 });
 
     const confirmed = await syncNow(t, admin.headers, id, true);

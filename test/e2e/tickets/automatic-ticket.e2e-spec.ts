@@ -179,7 +179,7 @@ describe('the automatic ticket: real inbound messages, settings, resolveWithConv
     const resolve = async (conversationId: string) => {
       await sql(t, `UPDATE conversations SET status = 'RESOLVED', resolved_at = now() WHERE id = $1`, [conversationId]);
       const conversation = (await t.http.get(`/conversations/${conversationId}`).set(admin.headers).expect(200)).body;
-      await bus.publish('conversation.resolved', admin.workspaceId, { conversation });
+      await bus.publish('conversation.resolved', admin.workspaceId, { conversationId, conversation });
     };
 
     // Off (the default): nothing changes.
@@ -204,13 +204,13 @@ describe('the automatic ticket: real inbound messages, settings, resolveWithConv
       { ticket: after, changes: ['status', 'resolvedAt'] },
     ]);
 
-    // A closed automatic ticket stays closed; a second event changes nothing; `{conversationId}` works too.
+    // A closed automatic ticket stays closed; a second event changes nothing.
     const closed = await inbound(admin, channel, { senderId: 'r-3', text: 'Third' });
     const [closedTicket] = await ticketsOf(admin, closed);
     await t.http.put(`/tickets/${closedTicket!.id}`).set(admin.headers).send({ status: 'CLOSED' }).expect(200);
     events.length = 0;
-    await bus.publish('conversation.resolved', admin.workspaceId, { conversationId: closed });
-    await bus.publish('conversation.resolved', admin.workspaceId, { conversationId: on });
+    await bus.publish('conversation.resolved', admin.workspaceId, { conversationId: closed, conversation: { id: closed } });
+    await bus.publish('conversation.resolved', admin.workspaceId, { conversationId: on, conversation: { id: on } });
     expect((await ticketsOf(admin, closed))[0]!.status).toBe('CLOSED');
     expect(events.filter((e) => e.name === 'ticket.updated')).toEqual([]);
   });

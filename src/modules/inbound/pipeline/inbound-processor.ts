@@ -126,8 +126,8 @@ export class InboundProcessor {
   }
 
   /**
-   * `conversation.created` (new conversations only), then `message.received`. Listeners run inside
-   * the transaction and must defer side effects with `afterCommit`.
+   * `conversation.created` (new conversations only), then `message.received`: written to the outbox
+   * in the event's transaction; listeners run after it commits.
    */
   private async publishEvents(context: InboundStageContext): Promise<void> {
     const conversation: ConversationResponse = context.conversation;

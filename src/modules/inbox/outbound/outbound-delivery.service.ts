@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
+import { TransactionHost } from 'src/core/database/transaction-host';
 import { EventBus } from 'src/core/events/event-bus';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
@@ -35,6 +36,7 @@ export class OutboundDeliveryService {
     private readonly channels: ChannelDirectory,
     private readonly platforms: ChannelPlatforms,
     private readonly bus: EventBus,
+    private readonly tx: TransactionHost,
   ) {}
 
   /** Total attempts per message. */
@@ -61,10 +63,12 @@ export class OutboundDeliveryService {
       const connection = await this.channels.getOpened(conversation.channelId);
       if (connection.status !== 'ACTIVE') throw new PermanentDeliveryError('The channel is disconnected');
       const result = await this.platforms.send(connection, conversation.contactExternalId, contentOf(message));
-      const sent = await this.messages.markSent(message.id, result.externalId);
-      await this.bus.publish('message.sent', workspaceId, {
-        message: toMessageResponse(sent),
-        conversationId: sent.conversationId,
+      await this.tx.run(async () => {
+        const sent = await this.messages.markSent(message.id, result.externalId);
+        await this.bus.publish('message.sent', workspaceId, {
+          message: toMessageResponse(sent),
+          conversationId: sent.conversationId,
+        });
       });
       return 'sent';
     } catch (error) {
@@ -79,16 +83,21 @@ export class OutboundDeliveryService {
     const retryable = !(error instanceof PermanentDeliveryError) && attempt < this.maxAttempts;
     const delaySeconds = delays[Math.min(attempt - 1, delays.length - 1)] ?? 0;
     const nextAttemptAt = retryable ? new Date(Date.now() + delaySeconds * 1000) : null;
-    const updated = await this.messages.markAttemptFailed(message.id, reason, nextAttemptAt);
+    const updated = await this.tx.run(async () => {
+      const failed = await this.messages.markAttemptFailed(message.id, reason, nextAttemptAt);
+      if (!nextAttemptAt) {
+        await this.bus.publish('message.failed', workspaceId, {
+          message: toMessageResponse(failed),
+          conversationId: failed.conversationId,
+        });
+      }
+      return failed;
+    });
     if (nextAttemptAt) {
       await this.enqueue(workspaceId, message.id, `${message.id}-attempt-${attempt + 1}`, delaySeconds * 1000);
       return 'retrying';
     }
-    this.logger.warn({ messageId: message.id, attempts: attempt, reason }, 'Outbound message failed');
-    await this.bus.publish('message.failed', workspaceId, {
-      message: toMessageResponse(updated),
-      conversationId: updated.conversationId,
-    });
+    this.logger.warn({ messageId: updated.id, attempts: attempt, reason }, 'Outbound message failed');
     return 'failed';
   }
 }

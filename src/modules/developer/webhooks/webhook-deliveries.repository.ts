@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
+import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
+import type { DeliveryStatus } from './webhook-delivery.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+
+/** How long a claimed attempt may run before another worker may take it again (crash recovery). */
+const ATTEMPT_LEASE_SECONDS = 60;
+/** Attempts in flight per webhook: a slow receiver holds at most this many workers. */
+export const MAX_IN_FLIGHT_PER_WEBHOOK = 4;
+
+export interface OutboxEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly workspaceId: string;
+  readonly createdAt: string;
+  readonly data: unknown;
+}
+
+export interface AttemptResult {
+  readonly status: Exclude<DeliveryStatus, 'PENDING'>;
+  readonly statusCode: number | null;
+  readonly durationMs: number;
+  readonly error: string | null;
+  readonly responseExcerpt: string | null;
+  readonly nextAttemptAt: Date | null;
+}
+
+export type ClaimOutcome =
+  | { readonly kind: 'claimed'; readonly delivery: WebhookDeliveryEntity }
+  | { readonly kind: 'busy' }
+  | { readonly kind: 'none' };
+
+@Injectable()
+export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<WebhookDeliveryEntity> {
+  constructor(tx: TransactionHost) {
+    super(tx, WebhookDeliveryEntity, 'd', 'Delivery');
+  }
+
+  findPage(
+    webhookId: string,
+    query: CursorPaginationQuery & { status?: DeliveryStatus; eventType?: string },
+  ): Promise<Page<WebhookDeliveryEntity>> {
+    const qb = this.scopedQuery().andWhere('d.webhook_id = :webhookId', { webhookId });
+    if (query.status) qb.andWhere('d.status = :status', { status: query.status });
+    if (query.eventType) qb.andWhere('d.event_type = :eventType', { eventType: query.eventType });
+    return findKeysetPage(qb, query, newestFirst<WebhookDeliveryEntity>('d'));
+  }
+
+  /**
+   * The relay: up to `limit` unrelayed outbox rows of this workspace (locked, others skip them)
+   * become one PENDING delivery per matching active webhook, and are marked relayed — one
+   * statement. `webhook.test` is never fanned out (it goes to one webhook, from `/test`).
+   */
+  async relay(limit: number): Promise<{ relayed: number; deliveryIds: string[] }> {
+    const rows: { relayed: string | number; ids: string[] | null }[] = await this.tx.manager.query(
+      `WITH ev AS (
+         SELECT id, type FROM event_outbox
+          WHERE workspace_id = $1 AND relayed_at IS NULL
+          ORDER BY created_at
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED),
+       mark AS (
+         UPDATE event_outbox o SET relayed_at = now() FROM ev WHERE o.workspace_id = $1 AND o.id = ev.id RETURNING o.id),
+       ins AS (
+         INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, next_attempt_at)
+         SELECT $1, w.id, ev.id, ev.type, now()
+           FROM ev JOIN webhooks w
+             ON w.workspace_id = $1 AND w.active AND w.disabled_at IS NULL AND ev.type = ANY (w.events)
+          WHERE ev.type <> 'webhook.test'
+         RETURNING id)
+       SELECT (SELECT count(*) FROM mark) AS relayed, (SELECT array_agg(id) FROM ins) AS ids`,
+      [this.workspaceId, limit],
+    );
+    const row = rows[0];
+    return { relayed: Number(row?.relayed ?? 0), deliveryIds: row?.ids ?? [] };
+  }
+
+  /** The event a delivery carries (its outbox row). */
+  async findEvent(eventId: string): Promise<OutboxEvent | null> {
+    const rows: { id: string; type: string; workspace_id: string; created_at: Date; data: unknown }[] =
+      await this.tx.manager.query(
+        `SELECT id, type, workspace_id, created_at, data FROM event_outbox WHERE workspace_id = $1 AND id = $2`,
+        [this.workspaceId, eventId],
+      );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      type: row.type,
+      workspaceId: row.workspace_id,
+      createdAt: new Date(row.created_at).toISOString(),
+      data: row.data,
+    };
+  }
+
+  /** An event written by the API itself (the `/test` ping): stored already relayed. */
+  async insertRelayedEvent(type: string, data: unknown): Promise<OutboxEvent> {
+    const rows: { id: string; created_at: Date }[] = await this.tx.manager.query(
+      `INSERT INTO event_outbox (workspace_id, type, data, relayed_at) VALUES ($1, $2, $3::jsonb, now())
+       RETURNING id, created_at`,
+      [this.workspaceId, type, JSON.stringify(data)],
+    );
+    const row = rows[0]!;
+    return {
+      id: row.id,
+      type,
+      workspaceId: this.workspaceId,
+      createdAt: new Date(row.created_at).toISOString(),
+      data,
+    };
+  }
+
+  /**
+   * Claims a due PENDING attempt for sending (a lease, so a crashed attempt is picked again later).
+   * `busy` when its webhook already has MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight.
+   */
+  async claim(id: string): Promise<ClaimOutcome> {
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `WITH target AS (
+         SELECT d.id, d.webhook_id FROM webhook_deliveries d
+          WHERE d.workspace_id = $1 AND d.id = $2 AND d.status = 'PENDING'
+            AND d.next_attempt_at <= now() + interval '500 milliseconds'
+            AND (d.locked_until IS NULL OR d.locked_until < now())
+          FOR UPDATE SKIP LOCKED),
+       busy AS (
+         SELECT count(*) AS n FROM webhook_deliveries b, target
+          WHERE b.workspace_id = $1 AND b.webhook_id = target.webhook_id AND b.status = 'PENDING'
+            AND b.locked_until > now() AND b.id <> target.id),
+       claimed AS (
+         UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $3)
+           FROM target, busy
+          WHERE d.id = target.id AND busy.n < $4
+         RETURNING d.*)
+       SELECT c.*, (SELECT n FROM busy) AS busy_count, (SELECT count(*) FROM target) AS found FROM (SELECT 1) one
+         LEFT JOIN claimed c ON true`,
+      [this.workspaceId, id, ATTEMPT_LEASE_SECONDS, MAX_IN_FLIGHT_PER_WEBHOOK],
+    );
+    const row = rows[0];
+    if (!row || Number(row.found) === 0) return { kind: 'none' };
+    if (!row.id) return { kind: 'busy' };
+    return { kind: 'claimed', delivery: this.fromRaw(row) };
+  }
+
+  /** Pushes a PENDING attempt back (its webhook is busy); not an attempt. */
+  async postpone(id: string, ms: number): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
+        WHERE workspace_id = $1 AND id = $2 AND status = 'PENDING'`,
+      [this.workspaceId, id, ms],
+    );
+  }
+
+  /** Stores the outcome of a claimed attempt. */
+  async finish(id: string, result: AttemptResult): Promise<void> {
+    await this.tx.manager.query(
+      `UPDATE webhook_deliveries
+          SET status = $3, status_code = $4, duration_ms = $5, error = $6, response_excerpt = $7,
+              next_attempt_at = $8, locked_until = NULL
+        WHERE workspace_id = $1 AND id = $2`,
+      [
+        this.workspaceId,
+        id,
+        result.status,
+        result.statusCode,
+        result.durationMs,
+        result.error,
+        result.responseExcerpt,
+        result.nextAttemptAt,
+      ],
+    );
+  }
+
+  /** A new PENDING attempt of an event for a webhook (a retry, or a redelivery with attempt 1). */
+  async schedule(
+    webhookId: string,
+    eventId: string,
+    eventType: string,
+    attempt: number,
+    at: Date | null,
+    options: { lockedSeconds?: number } = {},
+  ): Promise<WebhookDeliveryEntity> {
+    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+      `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, attempt, next_attempt_at, locked_until)
+       VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()),
+               CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
+       RETURNING *`,
+      [this.workspaceId, webhookId, eventId, eventType, attempt, at, options.lockedSeconds ?? null],
+    );
+    return this.fromRaw(rows[0]!);
+  }
+}
