@@ -63,7 +63,9 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
 
     const { child, port } = await startChild(env);
     children.push(child);
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     const answer = await fetch(`http://127.0.0.1:${port}/contacts`, {
       method: 'POST',
       headers: { ...admin.headers, 'content-type': 'application/json' },
@@ -74,9 +76,11 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
     expect(rx.at('/crash')).toEqual([]);
 
     t = await createTestApp({ reuse: { dataDir: first.dataDir, ...(databaseUrl ? { databaseUrl } : {}) } });
-    const [row] = await sql<{ id: string }>(t, `SELECT id FROM contacts WHERE workspace_id = $1 AND name = 'Survivor'`, [
-      admin.workspaceId,
-    ]);
+    const [row] = await sql<{ id: string }>(
+      t,
+      `SELECT id FROM contacts WHERE workspace_id = $1 AND name = 'Survivor'`,
+      [admin.workspaceId],
+    );
     expect(row).toBeDefined();
     const d = await eventually(async () => {
       await t!.drain();
@@ -85,6 +89,10 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
       return got;
     }, 30_000);
     verify(d, secret);
-    expect(d.body).toMatchObject({ type: 'contact.created', workspaceId: admin.workspaceId, data: { contact: { id: row!.id } } });
+    expect(d.body).toMatchObject({
+      type: 'contact.created',
+      workspaceId: admin.workspaceId,
+      data: { contact: { id: row!.id } },
+    });
   }, 180_000);
 });

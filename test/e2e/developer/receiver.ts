@@ -19,6 +19,8 @@ export interface Delivery {
  */
 export class Receiver {
   readonly deliveries: Delivery[] = [];
+  /** Products the shop at any GET path lists (one page). */
+  shopItems = 4;
   private readonly answers = new Map<string, number>();
   private readonly delays = new Map<string, number>();
   private server: Server | null = null;
@@ -36,7 +38,13 @@ export class Receiver {
           // A tiny shop for the website sync: one page of products, then an empty page.
           const page = new URL(path, 'http://x').searchParams.get('page');
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ items: page === '1' ? [{ id: 'p1', name: 'Product 1', price: 100, currency: 'THB' }] : [] }));
+          const items = Array.from({ length: r.shopItems }, (_, i) => ({
+            id: `p${i + 1}`,
+            name: `Product ${i + 1}`,
+            price: 100 * (i + 1),
+            currency: 'THB',
+          }));
+          res.end(JSON.stringify({ items: page === '1' ? items : [] }));
           return;
         }
         let body: Delivery['body'];

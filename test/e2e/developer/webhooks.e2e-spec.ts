@@ -163,7 +163,11 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
 
     const agent = await addMember(t, a, 'AGENT');
     await t.http.get('/developer/webhooks').set(agent.headers).expect(403);
-    await t.http.post('/developer/webhooks').set(agent.headers).send({ url: rx.url('/x'), events: ['ticket.created'] }).expect(403);
+    await t.http
+      .post('/developer/webhooks')
+      .set(agent.headers)
+      .send({ url: rx.url('/x'), events: ['ticket.created'] })
+      .expect(403);
     await t.http.post(`/developer/webhooks/${h.id}/test`).set(agent.headers).expect(403);
     await t.http.get(`/developer/webhooks/${h.id}/deliveries`).set(agent.headers).expect(403);
 
@@ -209,7 +213,11 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     it('conversation.created: inbound pipeline and POST /conversations', async () => {
       const d = await delivered(h, 'conversation.created', (x) => x.body.data.conversation.id === conversationId);
       const rest = (await t.http.get(`/conversations/${conversationId}`).set(admin.headers).expect(200)).body;
-      expect(d.body.data.conversation).toMatchObject({ id: conversationId, status: rest.status, channelId: channel.id });
+      expect(d.body.data.conversation).toMatchObject({
+        id: conversationId,
+        status: rest.status,
+        channelId: channel.id,
+      });
       expect(d.body.data.contact).toMatchObject({ name: 'Wendy', created: true });
 
       const contact = await t.http
@@ -237,7 +245,10 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
         .send({ text: 'How can I help?' })
         .expect(201);
       const d = await delivered(h, 'message.sent', (x) => x.body.data.message.id === reply.body.id);
-      expect(d.body.data).toMatchObject({ conversationId, message: { text: 'How can I help?', deliveryStatus: 'SENT' } });
+      expect(d.body.data).toMatchObject({
+        conversationId,
+        message: { text: 'How can I help?', deliveryStatus: 'SENT' },
+      });
     });
 
     it('message.failed: the outbound job after its last attempt', async () => {
@@ -315,7 +326,9 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
         `UPDATE conversation_slas SET first_response_due_at = now() - interval '1 minute' WHERE conversation_id = $1`,
         [late],
       );
-      await sql(t, `UPDATE conversations SET first_response_due_at = now() - interval '1 minute' WHERE id = $1`, [late]);
+      await sql(t, `UPDATE conversations SET first_response_due_at = now() - interval '1 minute' WHERE id = $1`, [
+        late,
+      ]);
       await t.app.get(SlaBreachScheduler).checkBreaches();
       const d = await delivered(h, 'sla.breached', (x) => x.body.data.conversationId === late);
       expect(d.body.data).toMatchObject({ target: 'FIRST_RESPONSE', policyName: 'Everything' });
@@ -330,8 +343,14 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
       const sync = await t.http.post(`/catalog/websites/${site.body.id}/sync`).set(admin.headers).send({}).expect(202);
       const runId = sync.body.id ?? sync.body.runId;
       const d = await delivered(h, 'catalog.sync.completed', (x) => x.body.data.websiteId === site.body.id, 30_000);
-      expect(d.body.data.run).toMatchObject({ websiteId: site.body.id, status: 'SUCCESS', created: 1 });
+      expect(d.body.data.run).toMatchObject({ websiteId: site.body.id, status: 'SUCCESS', created: 4 });
       if (runId) expect(d.body.data.run.id).toBe(runId);
+      // 3 of 4 products gone: the off-sale guard stops the run.
+      rx.shopItems = 1;
+      await t.http.post(`/catalog/websites/${site.body.id}/sync`).set(admin.headers).send({}).expect(202);
+      const s = await delivered(h, 'catalog.sync.stopped', (x) => x.body.data.websiteId === site.body.id, 30_000);
+      expect(s.body.data).toMatchObject({ run: { status: 'GUARD_STOPPED' }, wouldTakeOffSale: 3, onSale: 4 });
+      rx.shopItems = 4;
     });
 
     it('csat.received: typed and carried by the outbox (its producer comes with CSAT)', async () => {
@@ -413,9 +432,9 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
 
     const log = (await t.http.get(`/developer/webhooks/${h.id}/deliveries`).set(admin.headers).expect(200)).body.data;
     expect(log.map((d: { attempt: number }) => d.attempt)).toEqual([4, 3, 2, 1]);
-    expect(log.every((d: { status: string; statusCode: number }) => d.status === 'FAILED' && d.statusCode === 500)).toBe(
-      true,
-    );
+    expect(
+      log.every((d: { status: string; statusCode: number }) => d.status === 'FAILED' && d.statusCode === 500),
+    ).toBe(true);
     expect(log[0].nextAttemptAt).toBeNull();
     expect(log[1].nextAttemptAt).not.toBeNull();
     expect(log[0].responseExcerpt).toBe('no (500)');
@@ -483,7 +502,11 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     expect(String(d.headers['webhook-signature']).split(' ')).toHaveLength(2);
     await sql(t, `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [h.id]);
     await t.http.post('/contacts').set(admin.headers).send({ name: 'Rot 2' }).expect(201);
-    const later = await delivered({ ...h, secret: rotated.body.secret }, 'contact.created', (x) => x.body.data.contact.name === 'Rot 2');
+    const later = await delivered(
+      { ...h, secret: rotated.body.secret },
+      'contact.created',
+      (x) => x.body.data.contact.name === 'Rot 2',
+    );
     expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
   });
 
@@ -503,7 +526,12 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     const strict = { ...t.config, outbound: { ...t.config.outbound, allowPrivateNetworks: false } };
     const client = new WebhookHttpClient(strict);
     const before = rx.deliveries.length;
-    for (const url of [rx.url('/private'), rx.url('/private').replace('127.0.0.1', 'localhost'), 'http://[::1]:1/x', 'http://169.254.169.254/latest']) {
+    for (const url of [
+      rx.url('/private'),
+      rx.url('/private').replace('127.0.0.1', 'localhost'),
+      'http://[::1]:1/x',
+      'http://169.254.169.254/latest',
+    ]) {
       const res = await client.post(url, {}, '{}');
       expect(res.statusCode).toBeNull();
       expect(res.error).toMatch(/private address/);
