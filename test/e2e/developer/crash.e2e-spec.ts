@@ -8,7 +8,7 @@ import { Receiver, verify } from './receiver';
 
 /** Starts the service in a child process on the same data; resolves with its port. */
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [join(__dirname, 'crash-child.cjs')], {
+  const child = spawn(process.execPath, [join(process.cwd(), 'test/e2e/developer/crash-child.cjs')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
