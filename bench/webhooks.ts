@@ -66,7 +66,7 @@ async function startService(env: Record<string, string>): Promise<{ child: Child
   const port = await freePort();
   const child = spawnService({ ...env, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
     try {

@@ -35,6 +35,10 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
     await rx?.close();
   });
 
+  const began = Date.now();
+  const step = (what: string) =>
+    process.stderr.write(`[crash test +${Math.round((Date.now() - began) / 1000)} s] ${what}\n`);
+
   it('a process killed (SIGKILL) after the change commits and before the relay ran: delivered after restart', async () => {
     rx = await Receiver.start();
     const first = await createTestApp();
@@ -61,7 +65,9 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
     const databaseUrl = first.config.db.url ?? undefined;
     await first.close({ keepData: true });
 
+    step('first app closed; starting the child');
     const { child, port } = await startChild(env);
+    step('child listening');
     children.push(child);
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_code, signal) => resolve(signal)),
@@ -75,8 +81,13 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
     expect((answer as { status?: number }).status).toBeUndefined();
     expect(await exited).toBe('SIGKILL');
     expect(rx.at('/crash')).toEqual([]);
+    step('child killed itself after commit; restarting');
 
-    t = await createTestApp({ reuse: { dataDir: first.dataDir, ...(databaseUrl ? { databaseUrl } : {}) } });
+    t = await createTestApp({
+      reuse: { dataDir: first.dataDir, ...(databaseUrl ? { databaseUrl } : {}) },
+      env: { ENCRYPTION_KEY: env.ENCRYPTION_KEY! },
+    });
+    step('restarted');
     const [row] = await sql<{ id: string }>(
       t,
       `SELECT id FROM contacts WHERE workspace_id = $1 AND name = 'Survivor'`,
@@ -95,5 +106,5 @@ describe(`crash safety of the event outbox (${usingRedis() ? 'BullMQ' : 'in-proc
       workspaceId: admin.workspaceId,
       data: { contact: { id: row!.id } },
     });
-  }, 180_000);
+  }, 400_000);
 });

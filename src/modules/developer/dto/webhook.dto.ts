@@ -15,7 +15,11 @@ import { EVENT_NAMES } from 'src/core/events/event-bus';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
 import { trim, upper } from 'src/core/http/transforms';
 import type { WebhookEntity } from '../webhooks/webhook.entity';
-import { DELIVERY_STATUSES, type DeliveryStatus, type WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type WebhookDeliveryEntity,
+} from '../webhooks/webhook-delivery.entity';
 
 export class CreateWebhookDto {
   @ApiProperty({ example: 'https://example.com/hooks/support' })

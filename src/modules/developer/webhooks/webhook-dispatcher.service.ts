@@ -159,13 +159,7 @@ export class WebhookDispatcher implements OnModuleInit {
           const delays = this.config.outbound.webhookRetryDelaysSeconds;
           const delaySeconds = delays[Math.min(delivery.attempt - 1, delays.length - 1)] ?? 0;
           const at = new Date(Date.now() + delaySeconds * 1000);
-          const scheduled = await this.deliveries.schedule(
-            webhook.id,
-            event.id,
-            event.type,
-            delivery.attempt + 1,
-            at,
-          );
+          const scheduled = await this.deliveries.schedule(webhook.id, event.id, event.type, delivery.attempt + 1, at);
           nextAttempt = { id: scheduled.id, at };
         }
       }
@@ -210,7 +204,12 @@ export class WebhookDispatcher implements OnModuleInit {
       responseExcerpt: result.responseExcerpt,
       nextAttemptAt: null,
     });
-    return { delivered: ok, statusCode: result.statusCode, durationMs: result.durationMs, error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`) };
+    return {
+      delivered: ok,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    };
   }
 
   /** Signs and POSTs `{id, type, workspaceId, createdAt, data}`; the webhook-id is the event id on every attempt. */
@@ -222,9 +221,23 @@ export class WebhookDispatcher implements OnModuleInit {
       createdAt: event.createdAt,
       data: event.data,
     });
-    const secrets = [this.secrets.decrypt(webhook.secret)];
-    if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date()) {
-      secrets.push(this.secrets.decrypt(webhook.previousSecret));
+    const secrets: string[] = [];
+    try {
+      secrets.push(this.secrets.decrypt(webhook.secret));
+      if (webhook.previousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date()) {
+        secrets.push(this.secrets.decrypt(webhook.previousSecret));
+      }
+    } catch (error) {
+      this.logger.error(
+        { err: error, webhookId: webhook.id },
+        'Cannot unseal the webhook secret (ENCRYPTION_KEY changed?)',
+      );
+      return Promise.resolve({
+        statusCode: null,
+        durationMs: 0,
+        error: 'the signing secret cannot be read',
+        responseExcerpt: null,
+      });
     }
     const headers = {
       'content-type': 'application/json',

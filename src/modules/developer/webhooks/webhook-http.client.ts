@@ -33,7 +33,12 @@ export interface WebhookHttpResult {
 export class WebhookHttpClient {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  post(url: string, headers: Record<string, string>, body: string, timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<WebhookHttpResult> {
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    timeoutMs = WEBHOOK_TIMEOUT_MS,
+  ): Promise<WebhookHttpResult> {
     const started = Date.now();
     const done = (partial: Omit<WebhookHttpResult, 'durationMs'>): WebhookHttpResult => ({
       ...partial,

@@ -48,7 +48,8 @@ export class WebhooksService {
       signature: {
         standard: 'Standard Webhooks',
         headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Service-Signature'],
-        webhookSignature: 'v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">, space-separated during a secret rotation',
+        webhookSignature:
+          'v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">, space-separated during a secret rotation',
         serviceSignature: 'sha256=<hex HMAC-SHA256 of the body>',
         secret: 'whsec_<base64>; the HMAC key is the decoded bytes',
         payload: '{id, type, workspaceId, createdAt, data}',
@@ -126,9 +127,7 @@ export class WebhooksService {
     if (!original || original.webhookId !== webhook.id) throw AppException.notFound('Delivery');
     const queued = await this.tx.run(async () => {
       const scheduled = await this.deliveries.schedule(webhook.id, original.eventId, original.eventType, 1, null);
-      await this.tx.afterCommit(() =>
-        this.dispatcher.enqueueDelivery(webhook.workspaceId, scheduled.id, scheduled.id),
-      );
+      await this.tx.afterCommit(() => this.dispatcher.enqueueDelivery(webhook.workspaceId, scheduled.id, scheduled.id));
       return scheduled;
     });
     return toDeliveryResponse(queued);
