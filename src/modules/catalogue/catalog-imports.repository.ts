@@ -4,7 +4,7 @@ import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogImportEntity } from './catalog-import.entity';
 import type { ImportMapping } from './csv/header-guess.util';
-import { queryRows } from './sql.util';
+import { queryRows } from 'src/core/database/sql';
 
 /** A session claimed for commit: what the commit needs, read in the same statement that claimed it. */
 export interface ClaimedImport {

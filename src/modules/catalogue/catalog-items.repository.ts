@@ -11,7 +11,8 @@ import {
   type OffSaleReason,
 } from './catalog-item.entity';
 import type { ListCatalogItemsQuery } from './dto/catalog-item.dto';
-import { escapeLike, queryRows } from './sql.util';
+import { likePattern } from 'src/core/database/pg-errors';
+import { queryRows } from 'src/core/database/sql';
 
 /** One feed item as the upsert takes it: every field (null when not sent) plus the mask of fields sent. */
 export interface FeedRow {
@@ -98,7 +99,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
     if (query.search?.trim()) {
       qb.andWhere(
         `(ci.name ILIKE :search OR ci.sku ILIKE :search OR ci.description ILIKE :search OR array_to_string(ci.keywords, ' ') ILIKE :search)`,
-        { search: `%${escapeLike(query.search.trim())}%` },
+        { search: likePattern(query.search.trim()) },
       );
     }
     if (query.category !== undefined)

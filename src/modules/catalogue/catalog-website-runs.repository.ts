@@ -4,7 +4,7 @@ import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } fr
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogWebsiteRunEntity, type WebsiteRunStatus, type WebsiteRunTrigger } from './catalog-website-run.entity';
-import { queryRows } from './sql.util';
+import { queryRows } from 'src/core/database/sql';
 
 /** A run in flight longer than this is presumed dead (its worker crashed) and may be replaced. */
 export const STALE_RUN_MINUTES = 30;

@@ -4,7 +4,7 @@ import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } fr
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogWebsiteEntity, type WebsiteStatus } from './catalog-website.entity';
-import { queryRows } from './sql.util';
+import { queryRows } from 'src/core/database/sql';
 
 @Injectable()
 export class CatalogWebsitesRepository extends WorkspaceScopedRepository<CatalogWebsiteEntity> {

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
+import { likePattern, uniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CompanyEntity } from './company.entity';
 import type { ListCompaniesQuery } from './dto/company.dto';
-import { uniqueViolation } from './pg-errors.util';
-import { likePattern } from './sql.util';
 
 @Injectable()
 export class CompaniesRepository extends WorkspaceScopedRepository<CompanyEntity> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { uniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { ContactIdentityEntity } from './contact-identity.entity';
-import { uniqueViolation } from './pg-errors.util';
 
 export interface IdentityKey {
   readonly channelType: string;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
+import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
@@ -7,8 +8,6 @@ import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.rep
 import type { IdentityKey } from './contact-identities.repository';
 import { ContactEntity } from './contact.entity';
 import type { CustomFieldValues } from './custom-fields.util';
-import { foreignKeyViolation } from './pg-errors.util';
-import { likePattern } from './sql.util';
 
 export interface ContactListFilters {
   readonly search?: string;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, QueryFailedError } from 'typeorm';
+import { Brackets } from 'typeorm';
+import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type KeysetOptions, type Page, findKeysetPage } from 'src/core/http/pagination';
@@ -43,16 +44,11 @@ const FK_LABELS: Record<string, string> = {
   conversations_workspace_id_channel_id_fkey: 'Channel',
 };
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** A foreign-key violation becomes 404 naming the missing record (a member or queue of another workspace included). */
 export function translateForeignKey(error: unknown): unknown {
-  if (!(error instanceof QueryFailedError)) return error;
-  const driver: { code?: unknown; constraint?: unknown } = error.driverError ?? {};
-  if (driver.code !== '23503') return error;
-  const label = typeof driver.constraint === 'string' ? FK_LABELS[driver.constraint] : undefined;
+  const constraint = foreignKeyViolation(error);
+  if (constraint === null) return error;
+  const label = FK_LABELS[constraint];
   return AppException.notFound(label ?? 'Referenced record');
 }
 

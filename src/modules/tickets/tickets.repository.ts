@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, type SelectQueryBuilder } from 'typeorm';
+import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { isUuid } from 'src/core/http/uuid';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { PRIORITIES, type Priority } from 'src/modules/sla';
-import { foreignKeyViolation } from './pg-errors.util';
 import { TicketEntity } from './ticket.entity';
 import { TICKET_STATUSES, type TicketSource, type TicketStatus } from './tickets.constants';
 
@@ -43,10 +43,6 @@ const FK_LABELS: Record<string, string> = {
   tickets_contact_fkey: 'Contact',
   tickets_conversation_fkey: 'Conversation',
 };
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 @Injectable()
 export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
