@@ -1,6 +1,7 @@
 import { isURL } from 'class-validator';
 import Papa from 'papaparse';
-import { MAX_TAG_LENGTH, MAX_TAGS, normalizeEmail, normalizePhone, splitTags, unionTags } from './contact-values.util';
+import { MAX_CONTACT_TAG_LENGTH, MAX_CONTACT_TAGS } from 'src/core/domain/vocabulary';
+import { normalizeEmail, normalizePhone, splitTags, unionTags } from './contact-values.util';
 import { MAX_NAME_LENGTH } from './contacts.constants';
 import {
   type CustomFieldDefinition,
@@ -306,9 +307,9 @@ export function parseImportRow(
         break;
       case 'tags':
         tags = splitTags(cell);
-        if (tags.length > MAX_TAGS) problems.push(`tags: at most ${MAX_TAGS}`);
-        if (tags.some((t) => t.length > MAX_TAG_LENGTH))
-          problems.push(`tags: each at most ${MAX_TAG_LENGTH} characters`);
+        if (tags.length > MAX_CONTACT_TAGS) problems.push(`tags: at most ${MAX_CONTACT_TAGS}`);
+        if (tags.some((t) => t.length > MAX_CONTACT_TAG_LENGTH))
+          problems.push(`tags: each at most ${MAX_CONTACT_TAG_LENGTH} characters`);
         break;
       case 'avatarUrl':
         if (isURL(cell, { protocols: ['http', 'https'], require_protocol: true }) && cell.length <= 2000)

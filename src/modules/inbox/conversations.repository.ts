@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
+import type { Priority } from 'src/core/domain/vocabulary';
 import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type KeysetOptions, type Page, findKeysetPage } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
-import { ConversationEntity, type ConversationStatus, type Priority } from './conversation.entity';
+import { ConversationEntity, type ConversationStatus } from './conversation.entity';
 
 export interface ConversationFilters {
   readonly statuses?: readonly ConversationStatus[];

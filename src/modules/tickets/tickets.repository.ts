@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, type SelectQueryBuilder } from 'typeorm';
+import { PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
 import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { isUuid } from 'src/core/http/uuid';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
-import { PRIORITIES, type Priority } from 'src/modules/sla';
 import { TicketEntity } from './ticket.entity';
 import { TICKET_STATUSES, type TicketSource, type TicketStatus } from './tickets.constants';
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { normalizeTags } from 'src/core/domain/vocabulary';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { EventBus } from 'src/core/events/event-bus';
@@ -19,7 +20,7 @@ import type { TicketEntity } from './ticket.entity';
 import { TicketCommentsRepository } from './ticket-comments.repository';
 import { type TicketDraft, TicketCreator } from './ticket-creator.service';
 import { toTicketFilters } from './ticket-filters.util';
-import { normalizeTags, resolvedAtAfter, transitionError } from './ticket-rules.util';
+import { resolvedAtAfter, transitionError } from './ticket-rules.util';
 import { TicketsRepository } from './tickets.repository';
 import { DETAIL_COMMENTS_LIMIT } from './tickets.constants';
 
