@@ -32,9 +32,9 @@ export class ContactNotesRepository extends WorkspaceScopedRepository<ContactNot
 
   /** Merge: the duplicates' notes now belong to the primary. */
   async moveToContact(fromContactIds: readonly string[], toContactId: string): Promise<void> {
-    await this.repo.query(
+    await this.query(
       'UPDATE contact_notes SET contact_id = $3 WHERE workspace_id = $1 AND contact_id = ANY($2::uuid[])',
-      [this.workspaceId, fromContactIds, toContactId],
+      [fromContactIds, toContactId],
     );
   }
 }
