@@ -44,18 +44,8 @@ export const IMPORT_LIMITS = {
   maxPreviewWarnings: 20,
 } as const;
 
-export const IMPORT_TEMPLATE_HEADERS = [
-  'id',
-  'name',
-  'price',
-  'currency',
-  'description',
-  'sku',
-  'category',
-  'stock',
-  'images',
-  'keywords',
-];
+/** The template's header row: one column per importable field, in their order. */
+export const IMPORT_TEMPLATE_HEADERS: readonly string[] = IMPORT_FIELDS;
 
 /** What one pass over the file found with a given mapping. */
 interface Analysis {
