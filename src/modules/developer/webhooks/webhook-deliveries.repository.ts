@@ -54,7 +54,7 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
    * statement. `webhook.test` is never fanned out (it goes to one webhook, from `/test`).
    */
   async relay(limit: number): Promise<{ relayed: number; deliveryIds: string[] }> {
-    const rows: { relayed: string | number; ids: string[] | null }[] = await this.tx.manager.query(
+    const rows = await this.query<{ relayed: string | number; ids: string[] | null }[]>(
       `WITH ev AS (
          SELECT id, type FROM event_outbox
           WHERE workspace_id = $1 AND relayed_at IS NULL
@@ -71,7 +71,7 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
           WHERE ev.type <> 'webhook.test'
          RETURNING id)
        SELECT (SELECT count(*) FROM mark) AS relayed, (SELECT array_agg(id) FROM ins) AS ids`,
-      [this.workspaceId, limit],
+      [limit],
     );
     const row = rows[0];
     return { relayed: Number(row?.relayed ?? 0), deliveryIds: row?.ids ?? [] };
@@ -79,11 +79,11 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
 
   /** The event a delivery carries (its outbox row). */
   async findEvent(eventId: string): Promise<OutboxEvent | null> {
-    const rows: { id: string; type: string; workspace_id: string; created_at: Date; data: unknown }[] =
-      await this.tx.manager.query(
-        `SELECT id, type, workspace_id, created_at, data FROM event_outbox WHERE workspace_id = $1 AND id = $2`,
-        [this.workspaceId, eventId],
-      );
+    const rows = await this.query<
+      { id: string; type: string; workspace_id: string; created_at: Date; data: unknown }[]
+    >(`SELECT id, type, workspace_id, created_at, data FROM event_outbox WHERE workspace_id = $1 AND id = $2`, [
+      eventId,
+    ]);
     const row = rows[0];
     if (!row) return null;
     return {
@@ -97,10 +97,10 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
 
   /** An event written by the API itself (the `/test` ping): stored already relayed. */
   async insertRelayedEvent(type: string, data: unknown): Promise<OutboxEvent> {
-    const rows: { id: string; created_at: Date }[] = await this.tx.manager.query(
+    const rows = await this.query<{ id: string; created_at: Date }[]>(
       `INSERT INTO event_outbox (workspace_id, type, data, relayed_at) VALUES ($1, $2, $3::jsonb, now())
        RETURNING id, created_at`,
-      [this.workspaceId, type, JSON.stringify(data)],
+      [type, JSON.stringify(data)],
     );
     const row = rows[0]!;
     return {
@@ -117,7 +117,7 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
    * `busy` when its webhook already has MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight.
    */
   async claim(id: string): Promise<ClaimOutcome> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows = await this.query<Record<string, unknown>[]>(
       `WITH target AS (
          SELECT d.id, d.webhook_id FROM webhook_deliveries d
           WHERE d.workspace_id = $1 AND d.id = $2 AND d.status = 'PENDING'
@@ -135,7 +135,7 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
          RETURNING d.*)
        SELECT c.*, (SELECT n FROM busy) AS busy_count, (SELECT count(*) FROM target) AS found FROM (SELECT 1) one
          LEFT JOIN claimed c ON true`,
-      [this.workspaceId, id, ATTEMPT_LEASE_SECONDS, MAX_IN_FLIGHT_PER_WEBHOOK],
+      [id, ATTEMPT_LEASE_SECONDS, MAX_IN_FLIGHT_PER_WEBHOOK],
     );
     const row = rows[0];
     if (!row || Number(row.found) === 0) return { kind: 'none' };
@@ -145,22 +145,21 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
 
   /** Pushes a PENDING attempt back (its webhook is busy); not an attempt. */
   async postpone(id: string, ms: number): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
         WHERE workspace_id = $1 AND id = $2 AND status = 'PENDING'`,
-      [this.workspaceId, id, ms],
+      [id, ms],
     );
   }
 
   /** Stores the outcome of a claimed attempt. */
   async finish(id: string, result: AttemptResult): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE webhook_deliveries
           SET status = $3, status_code = $4, duration_ms = $5, error = $6, response_excerpt = $7,
               next_attempt_at = $8, locked_until = NULL
         WHERE workspace_id = $1 AND id = $2`,
       [
-        this.workspaceId,
         id,
         result.status,
         result.statusCode,
@@ -181,12 +180,12 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
     at: Date | null,
     options: { lockedSeconds?: number } = {},
   ): Promise<WebhookDeliveryEntity> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows = await this.query<Record<string, unknown>[]>(
       `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, attempt, next_attempt_at, locked_until)
        VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, now()),
                CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
        RETURNING *`,
-      [this.workspaceId, webhookId, eventId, eventType, attempt, at, options.lockedSeconds ?? null],
+      [webhookId, eventId, eventType, attempt, at, options.lockedSeconds ?? null],
     );
     return this.fromRaw(rows[0]!);
   }

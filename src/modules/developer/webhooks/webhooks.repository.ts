@@ -19,9 +19,9 @@ export class WebhooksRepository extends WorkspaceScopedRepository<WebhookEntity>
 
   /** A successful attempt: the failure streak ends. */
   async recordSuccess(id: string): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE webhooks SET failure_count = 0 WHERE workspace_id = $1 AND id = $2 AND failure_count <> 0`,
-      [this.workspaceId, id],
+      [id],
     );
   }
 
@@ -30,7 +30,7 @@ export class WebhooksRepository extends WorkspaceScopedRepository<WebhookEntity>
    * webhook (inactive, `disabledAt` stamped). Returns whether it is disabled now.
    */
   async recordFailure(id: string, gone: boolean): Promise<boolean> {
-    const rows: { disabled: boolean }[] = await this.tx.manager.query(
+    const rows = await this.query<{ disabled: boolean }[]>(
       `WITH changed AS (
          UPDATE webhooks
             SET failure_count = failure_count + 1,
@@ -40,7 +40,7 @@ export class WebhooksRepository extends WorkspaceScopedRepository<WebhookEntity>
           WHERE workspace_id = $1 AND id = $2
           RETURNING disabled_at IS NOT NULL AS disabled)
        SELECT disabled FROM changed`,
-      [this.workspaceId, id, gone, WEBHOOK_MAX_CONSECUTIVE_FAILURES],
+      [id, gone, WEBHOOK_MAX_CONSECUTIVE_FAILURES],
     );
     return rows[0]?.disabled ?? true;
   }
