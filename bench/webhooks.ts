@@ -5,6 +5,7 @@
  *   npm run build && node dist/bench/webhooks.js
  *   WEBHOOK_BENCH_MESSAGES=100 node dist/bench/webhooks.js        # short mode
  *   DATABASE_URL=… REDIS_URL=… node dist/bench/webhooks.js         # adds PostgreSQL + BullMQ (api + worker)
+ *   WEBHOOK_BENCH_EMBEDDED=false …                                 # PostgreSQL + BullMQ only
  *
  * Per configuration the service runs as a child process (`dist/src/main.js`). Round "none": MESSAGES
  * signed Custom Channel messages from SENDERS customers, sent as fast as the service takes them;
@@ -243,7 +244,10 @@ async function main(): Promise<void> {
   const results: Json[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'sis-bench-webhooks-'));
   try {
-    results.push(await round('embedded PGlite, inline jobs', { ...common, DATA_DIR: dataDir }, false));
+    // WEBHOOK_BENCH_EMBEDDED=false measures only PostgreSQL + BullMQ.
+    if (process.env.WEBHOOK_BENCH_EMBEDDED !== 'false') {
+      results.push(await round('embedded PGlite, inline jobs', { ...common, DATA_DIR: dataDir }, false));
+    }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
