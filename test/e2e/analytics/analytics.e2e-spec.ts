@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { TestApp } from '../../utils/test-app';
 import { createTestApp } from '../../utils/test-app';
 import { addMember, signupWorkspace } from '../../utils/sessions';
+import { sql } from '../inbox/inbox-helpers';
 import { type Seeded, WINDOW, seedWorkspace } from './analytics-seed';
 
 /**
@@ -24,7 +25,6 @@ describe('Analytics figures', () => {
       .send({ conversationId: s.conv.C1, score: 5, comment: 'great' })
       .expect(201);
     await t.http.post('/csat').set(s.admin.headers).send({ conversationId: s.conv.C6, score: 2 }).expect(201);
-    const { sql } = await import('../inbox/inbox-helpers');
     await sql(t, `UPDATE csat_responses SET created_at = '2026-03-30T10:00:00Z' WHERE workspace_id = $1`, [
       s.admin.workspaceId,
     ]);

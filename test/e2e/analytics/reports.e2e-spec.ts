@@ -53,7 +53,7 @@ describe('Reports, CSV export, CSAT', () => {
     const rows: Row[] = [];
     let cursor: string | null = null;
     do {
-      const res = await t.http
+      const res: { body: { key: string; generatedAt: string; rows: Row[]; nextCursor: string | null } } = await t.http
         .get(`/reports/${key}`)
         .query({ ...query, limit: '3', ...(cursor ? { cursor } : {}) })
         .set(session.headers)
