@@ -4,7 +4,7 @@ import { Transform, type Readable } from 'node:stream';
 import { AppException } from 'src/core/errors/app.exception';
 import { decodeCursor, encodeCursor } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
-import { reportCsvStringifier } from './csv-export.util';
+import { coalesceChunks, reportCsvStringifier } from './csv-export.util';
 import type { ReportDefinitionResponse, ReportExportQuery, ReportQuery, ReportResponse } from './dto/report.dto';
 import { REPORTS, type ReportSpec, findReport } from './report-definitions';
 import type { ReportFilters } from './report-query.util';
@@ -77,7 +77,7 @@ export class ReportsService {
     });
     const csv = reportCsvStringifier(spec.columns.map((c) => c.key));
     // Errors end the response early (headers are sent by then); every stage is destroyed.
-    const stream = pipeline(rows, strip, csv, () => undefined);
+    const stream = pipeline(rows, strip, csv, coalesceChunks(), () => undefined);
     const day = new Date().toISOString().slice(0, 10);
     return { filename: `${spec.key}-${day}.csv`, stream };
   }
