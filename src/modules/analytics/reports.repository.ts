@@ -1,9 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import QueryStream from 'pg-query-stream';
 import { DataSource } from 'typeorm';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { AppException } from 'src/core/errors/app.exception';
+import { ErrorCode } from 'src/core/errors/error-codes';
 import { DatabaseRuntime } from 'src/core/database/database-runtime';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
@@ -31,12 +35,18 @@ export const EXPORT_BATCH_ROWS = 1000;
 @Injectable()
 export class ReportsRepository {
   private readonly logger = new Logger('ReportsExport');
+  /** Exports holding a pool connection now (PostgreSQL); at most half the pool, so requests keep flowing. */
+  private heldConnections = 0;
+  private readonly maxHeldConnections: number;
 
   constructor(
     private readonly tx: TransactionHost,
     private readonly dataSource: DataSource,
     private readonly runtime: DatabaseRuntime,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.maxHeldConnections = Math.max(1, Math.floor(config.db.poolSize / 2));
+  }
 
   private get workspaceId(): string {
     return getTenantContext().workspaceId;
@@ -54,8 +64,20 @@ export class ReportsRepository {
   }
 
   private async portalStream(sql: string, params: unknown[]): Promise<Readable> {
+    if (this.heldConnections >= this.maxHeldConnections) {
+      throw new AppException(ErrorCode.RateLimited, 'Too many exports are running; try again shortly', [], {
+        'Retry-After': '5',
+      });
+    }
+    this.heldConnections++;
     const runner = this.dataSource.createQueryRunner();
-    const client: PoolClient = await runner.connect();
+    let client: PoolClient;
+    try {
+      client = await runner.connect();
+    } catch (error) {
+      this.heldConnections--;
+      throw error;
+    }
     const stream = client.query(
       new QueryStream(sql, params, { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }),
     );
@@ -63,6 +85,7 @@ export class ReportsRepository {
     const release = (): void => {
       if (released) return;
       released = true;
+      this.heldConnections--;
       void runner.release();
     };
     stream.once('end', release);
