@@ -45,7 +45,7 @@ export class AnalyticsAndCsat1763914000000 implements MigrationInterface {
     // Messages by time: inbound/outbound/AI counts per bucket without touching the heap.
     await q.query(
       `CREATE INDEX messages_analytics_idx ON messages (workspace_id, created_at)
-         INCLUDE (direction, sender_type, conversation_id)`,
+         INCLUDE (direction, sender_type, conversation_id, channel_id)`,
     );
     // Conversations by creation time with what the figures read (channel/queue filters, first response).
     await q.query(

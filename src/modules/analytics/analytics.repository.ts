@@ -57,6 +57,14 @@ export class AnalyticsRepository {
                           AND c.id = ${alias}.conversation_id${AnalyticsRepository.conversationFilter(p, w)})`;
   }
 
+  /** Messages carry their channel: only the queue filter needs the conversation. */
+  private static messageFilter(p: SqlParams, w: AnalyticsWindow, alias = 'm'): string {
+    return (
+      (w.channelId ? ` AND ${alias}.channel_id = ${p.add(w.channelId)}::uuid` : '') +
+      AnalyticsRepository.viaConversation(p, { ...w, channelId: null }, alias)
+    );
+  }
+
   /** Tickets: queue by the ticket's own queue, channel by its conversation's channel. */
   private static ticketFilter(p: SqlParams, w: AnalyticsWindow): string {
     return (
@@ -81,7 +89,7 @@ export class AnalyticsRepository {
     const from = p.add(w.from);
     const to = p.add(w.to);
     const cf = AnalyticsRepository.conversationFilter(p, w);
-    const mf = AnalyticsRepository.viaConversation(p, w, 'm');
+    const mf = AnalyticsRepository.messageFilter(p, w);
     const rf = AnalyticsRepository.viaConversation(p, w, 'r');
     const sf = AnalyticsRepository.viaConversation(p, w, 's');
     const tf = AnalyticsRepository.ticketFilter(p, w);
@@ -145,7 +153,7 @@ SELECT conv.total, conv.new, conv.open, res.resolved, msg.inbound, msg.outbound,
     const to = p.add(w.to);
     const unit = p.add(UNIT[w.interval]);
     const cf = AnalyticsRepository.conversationFilter(p, w);
-    const mf = AnalyticsRepository.viaConversation(p, w, 'm');
+    const mf = AnalyticsRepository.messageFilter(p, w);
     const sql = `
 WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
 conv AS (
@@ -298,7 +306,7 @@ SELECT ms.user_id, u.name, coalesce(st.presence, 'OFFLINE') AS presence,
     const ws = p.add(this.workspaceId);
     const from = p.add(w.from);
     const to = p.add(w.to);
-    const mf = AnalyticsRepository.viaConversation(p, w, 'm');
+    const mf = AnalyticsRepository.messageFilter(p, w);
     const sf = AnalyticsRepository.viaConversation(p, w, 's');
     const cf = AnalyticsRepository.conversationFilter(p, w);
     const sql = `
@@ -335,7 +343,7 @@ SELECT replies.replies, handoffs.n AS handoffs, replies.conversations AS convers
     const from = p.add(w.from);
     const to = p.add(w.to);
     const unit = p.add(UNIT[w.interval]);
-    const mf = AnalyticsRepository.viaConversation(p, w, 'm');
+    const mf = AnalyticsRepository.messageFilter(p, w);
     const sf = AnalyticsRepository.viaConversation(p, w, 's');
     const sql = `
 WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
