@@ -17,14 +17,14 @@ export class CsatResponsesRepository extends WorkspaceScopedRepository<CsatRespo
    */
   async upsert(conversationId: string, score: number, comment: string | null): Promise<CsatResponseEntity | null> {
     if (!isUuid(conversationId)) return null;
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows = await this.queryRows<Record<string, unknown>>(
       `INSERT INTO csat_responses (workspace_id, conversation_id, score, comment)
        SELECT c.workspace_id, c.id, $3, $4 FROM conversations c WHERE c.workspace_id = $1 AND c.id = $2
        ON CONFLICT (workspace_id, conversation_id)
          DO UPDATE SET score = EXCLUDED.score, comment = EXCLUDED.comment,
                        created_at = clock_timestamp(), updated_at = now()
        RETURNING *`,
-      [this.workspaceId, conversationId, score, comment],
+      [conversationId, score, comment],
     );
     return rows[0] ? this.fromRaw(rows[0]) : null;
   }
