@@ -16,6 +16,7 @@ const SCRIPTS: Record<string, { file: string; needs?: string }> = {
   catalogue: { file: 'catalogue.js' },
   conversations: { file: 'conversations.js', needs: 'DATABASE_URL' },
   webhooks: { file: 'webhooks.js' },
+  analytics: { file: 'analytics.js', needs: 'DATABASE_URL' },
 };
 
 function runScript(file: string): Promise<number> {

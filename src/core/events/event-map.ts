@@ -65,8 +65,14 @@ export interface EventMap {
     readonly wouldTakeOffSale: number;
     readonly onSale: number;
   };
-  /** A customer rated a conversation (CSAT). */
-  'csat.received': { readonly csat: PublicResource; readonly conversationId: string };
+  /** A customer rated a conversation (`POST /csat`): the CSAT record itself, as the API returns it. */
+  'csat.received': {
+    readonly id: string;
+    readonly conversationId: string;
+    readonly score: number;
+    readonly comment: string | null;
+    readonly createdAt: string;
+  };
   /** Sent by `POST /developer/webhooks/:id/test` to that webhook only. */
   'webhook.test': { readonly webhookId: string; readonly message: string };
 }

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EventBus } from 'src/core/events/event-bus';
-import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { SlaBreachScheduler } from 'src/modules/sla';
 import { WebhookHttpClient } from 'src/modules/developer/webhooks/webhook-http.client';
 import { type TestApp, createTestApp, eventually, usingRedis } from '../../utils/test-app';
@@ -353,12 +351,14 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
       rx.shopItems = 4;
     });
 
-    it('csat.received: typed and carried by the outbox (its producer comes with CSAT)', async () => {
-      const bus = t.app.get(EventBus);
-      await runAsWorkspace(admin.workspaceId, () =>
-        bus.publish('csat.received', admin.workspaceId, { csat: { id: conversationId }, conversationId }),
-      );
-      await delivered(h, 'csat.received', (x) => x.body.data.conversationId === conversationId);
+    it('csat.received: POST /csat', async () => {
+      const rated = await t.http
+        .post('/csat')
+        .set(admin.headers)
+        .send({ conversationId, score: 5, comment: 'Great help' })
+        .expect(201);
+      const d = await delivered(h, 'csat.received', (x) => x.body.data.conversationId === conversationId);
+      expect(d.body.data).toEqual(rated.body);
     });
 
     it('webhook.test: POST /developer/webhooks/:id/test → 200 {delivered, statusCode, durationMs, error}, logged', async () => {
