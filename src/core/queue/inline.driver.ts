@@ -22,7 +22,11 @@ export class InlineDriver {
   private readonly running = new Map<JobName, number>();
   private readonly queued = new Map<JobName, (() => void)[]>();
 
-  constructor(private readonly registry: JobRegistry) {}
+  constructor(
+    private readonly registry: JobRegistry,
+    /** Lower bounds than the handlers declare, per job (the embedded engine: one database session). */
+    private readonly caps: Partial<Record<JobName, number>> = {},
+  ) {}
 
   enqueue<T extends JobPayload>(name: JobName, data: T, options: EnqueueOptions = {}): void {
     this.registry.get(name);
@@ -59,7 +63,7 @@ export class InlineDriver {
 
   /** Waits for a free slot of `name` (its handler's concurrency); returns the release function. */
   private async slot(name: JobName): Promise<() => void> {
-    const limit = Math.max(1, this.registry.get(name).concurrency);
+    const limit = Math.max(1, Math.min(this.registry.get(name).concurrency, this.caps[name] ?? Number.POSITIVE_INFINITY));
     if ((this.running.get(name) ?? 0) >= limit) {
       await new Promise<void>((resolve) => {
         const queue = this.queued.get(name) ?? [];
