@@ -316,7 +316,7 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     SITE_PRODUCTS = 500;
   }
   const rows: BenchRow[] = [];
-  const engines: [string, string | undefined][] = [['embedded', undefined]];
+  const engines: [string, string | undefined][] = ctx.embedded ? [['embedded', undefined]] : [];
   if (ctx.databaseUrl) engines.push(['PG', ctx.databaseUrl]);
   for (const [engine, url] of engines) {
     ctx.log(`catalogue: ${engine}`);

@@ -12,6 +12,7 @@ export const name = 'start-up';
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
+  if (!ctx.embedded) return rows;
   await withDataDir(async (dir) => {
     ctx.log('start-up: first start, then restart (embedded)');
     const first = await startService(commonEnv(dir));
@@ -34,7 +35,16 @@ export async function run(ctx: BenchContext): Promise<BenchRow[]> {
     const started = performance.now();
     const cli = spawnSync(
       process.execPath,
-      [join(ROOT, 'dist', 'src', 'cli.js'), 'workspace:create', '--name', 'Bench CLI', '--email', 'cli@example.com', '--password', 'password-123'],
+      [
+        join(ROOT, 'dist', 'src', 'cli.js'),
+        'workspace:create',
+        '--name',
+        'Bench CLI',
+        '--email',
+        'cli@example.com',
+        '--password',
+        'password-123',
+      ],
       { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...commonEnv(dir) } },
     );
     const cliMs = performance.now() - started;

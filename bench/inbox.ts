@@ -97,7 +97,9 @@ function signed(secret: string, tag: string, senders: number) {
 }
 
 async function pendingEvents(db: Client): Promise<number> {
-  const { rows } = await db.query(`SELECT count(*)::int AS n FROM inbound_events WHERE status IN ('RECEIVED', 'PROCESSING')`);
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM inbound_events WHERE status IN ('RECEIVED', 'PROCESSING')`,
+  );
   return (rows[0] as { n: number }).n;
 }
 
@@ -110,7 +112,10 @@ async function waitDrained(db: Client, timeoutMs: number): Promise<void> {
 }
 
 /** Stored events whose text carries `tag-` (a phase of this run), and their statuses. */
-async function stored(db: Client, tag: string): Promise<{ texts: Set<string>; failed: number; processedAtMax: number }> {
+async function stored(
+  db: Client,
+  tag: string,
+): Promise<{ texts: Set<string>; failed: number; processedAtMax: number }> {
   const { rows } = await db.query(
     `SELECT payload->>'text' AS text, status, extract(epoch FROM processed_at) * 1000 AS processed
        FROM inbound_events WHERE payload->>'text' LIKE 'bench ${tag}-%'`,
@@ -145,18 +150,40 @@ async function round1(ctx: BenchContext, engine: string, service: Service): Prom
     const body = signed(channel.secret, `t${run}`, 1000);
 
     ctx.log(`${engine}: ack throughput (closed loop, ${CONNECTIONS} connections, ${seconds} s each)`);
-    const bareMax = await load({ url: baseline.url, connections: CONNECTIONS, durationMs: seconds * 1000, build: body });
+    const bareMax = await load({
+      url: baseline.url,
+      connections: CONNECTIONS,
+      durationMs: seconds * 1000,
+      build: body,
+    });
     const oursMax = await acked(
-      { url: channel.url, connections: CONNECTIONS, durationMs: seconds * 1000, build: signed(channel.secret, `t${run}`, 1000) },
+      {
+        url: channel.url,
+        connections: CONNECTIONS,
+        durationMs: seconds * 1000,
+        build: signed(channel.secret, `t${run}`, 1000),
+      },
       `t${run}`,
       ackedIds,
     );
     await waitDrained(db, 600_000);
 
     ctx.log(`${engine}: ack latency (open loop ${RATE}/s, ${seconds} s each)`);
-    const bareOpen = await load({ url: baseline.url, connections: CONNECTIONS, rate: RATE, durationMs: seconds * 1000, build: body });
+    const bareOpen = await load({
+      url: baseline.url,
+      connections: CONNECTIONS,
+      rate: RATE,
+      durationMs: seconds * 1000,
+      build: body,
+    });
     const oursOpen = await acked(
-      { url: channel.url, connections: CONNECTIONS, rate: RATE, durationMs: seconds * 1000, build: signed(channel.secret, `o${run}`, 1000) },
+      {
+        url: channel.url,
+        connections: CONNECTIONS,
+        rate: RATE,
+        durationMs: seconds * 1000,
+        build: signed(channel.secret, `o${run}`, 1000),
+      },
       `o${run}`,
       ackedIds,
     );
@@ -243,19 +270,25 @@ async function round1(ctx: BenchContext, engine: string, service: Service): Prom
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  await withDataDir(async (dir) => {
-    const service = await startService(commonEnv(dir));
-    try {
-      rows.push(...(await round1(ctx, 'embedded', service)));
-    } finally {
-      await stop(service.child);
-    }
-  });
+  if (ctx.embedded)
+    await withDataDir(async (dir) => {
+      const service = await startService(commonEnv(dir));
+      try {
+        rows.push(...(await round1(ctx, 'embedded', service)));
+      } finally {
+        await stop(service.child);
+      }
+    });
   if (ctx.databaseUrl && ctx.redisUrl) {
     const redisUrl = ctx.redisUrl;
     await withDataDir((dir) =>
       withDatabase(ctx.databaseUrl!, async (url) => {
-        const env = { ...commonEnv(dir), DATABASE_URL: url, REDIS_URL: redisUrl, QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}` };
+        const env = {
+          ...commonEnv(dir),
+          DATABASE_URL: url,
+          REDIS_URL: redisUrl,
+          QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+        };
         const service = await startService({ ...env, APP_ROLE: 'api' });
         const worker = await startWorker(env).catch(async (e: unknown) => {
           await stop(service.child);

@@ -13,7 +13,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import { sequential } from './lib/load';
-import { type Service, adminSession, call, commonEnv, serviceDb, startService, stop, withDataDir, withDatabase } from './lib/service';
+import {
+  type Service,
+  adminSession,
+  call,
+  commonEnv,
+  serviceDb,
+  startService,
+  stop,
+  withDataDir,
+  withDatabase,
+} from './lib/service';
 import { type BenchContext, type BenchRow, below, round } from './lib/types';
 
 export const name = 'lists';
@@ -28,7 +38,8 @@ interface Size {
 
 async function seed(db: Client, workspaceId: string, channelId: string, agentIds: string[], size: Size): Promise<void> {
   const { conversations, messagesPer, contacts } = size;
-  const [queue] = (await db.query(`SELECT id FROM queues WHERE workspace_id = '${workspaceId}' AND is_default`)).rows as { id: string }[];
+  const [queue] = (await db.query(`SELECT id FROM queues WHERE workspace_id = '${workspaceId}' AND is_default`))
+    .rows as { id: string }[];
   const agents = `ARRAY[${agentIds.map((a) => `'${a}'`).join(',')}]::uuid[]`;
   await db.query(
     `INSERT INTO contacts (workspace_id, name, email, phone)
@@ -96,18 +107,38 @@ async function measureEngine(ctx: BenchContext, engine: string, service: Service
         headers: { authorization: `Bearer ${String(login.accessToken)}`, 'x-workspace-id': admin.workspaceId },
       });
     }
-    ctx.log(`lists: seeding ${engine} (${size.conversations} conversations, ${size.conversations * size.messagesPer} messages, ${size.contacts} contacts)`);
+    ctx.log(
+      `lists: seeding ${engine} (${size.conversations} conversations, ${size.conversations * size.messagesPer} messages, ${size.contacts} contacts)`,
+    );
     const seedStart = performance.now();
-    await seed(db, admin.workspaceId, String(channel.id), agents.map((a) => a.id), size);
+    await seed(
+      db,
+      admin.workspaceId,
+      String(channel.id),
+      agents.map((a) => a.id),
+      size,
+    );
     const seedSeconds = Math.round((performance.now() - seedStart) / 1000);
-    const [someContact] = (await db.query(`SELECT contact_id FROM conversations LIMIT 1`)).rows as { contact_id: string }[];
+    const [someContact] = (await db.query(`SELECT contact_id FROM conversations LIMIT 1`)).rows as {
+      contact_id: string;
+    }[];
     const agent = agents[0]!;
     const h = admin.headers;
     const scenarios: [string, Record<string, string>, string, boolean][] = [
       ['GET /conversations', h, '/conversations', false],
       ['GET /conversations?status=open', h, '/conversations?status=open', false],
-      ['GET /conversations?status=open,on_hold&priority=high,urgent', h, '/conversations?status=open,on_hold&priority=high,urgent', false],
-      ['GET /conversations?assigneeId=<agent>&status=open', h, `/conversations?assigneeId=${agent.id}&status=open`, false],
+      [
+        'GET /conversations?status=open,on_hold&priority=high,urgent',
+        h,
+        '/conversations?status=open,on_hold&priority=high,urgent',
+        false,
+      ],
+      [
+        'GET /conversations?assigneeId=<agent>&status=open',
+        h,
+        `/conversations?assigneeId=${agent.id}&status=open`,
+        false,
+      ],
       ['GET /conversations?assigneeId=unassigned', h, '/conversations?assigneeId=unassigned', false],
       ['GET /conversations?tag=vip', h, '/conversations?tag=vip', false],
       ['GET /conversations?contactId=<contact>', h, `/conversations?contactId=${someContact!.contact_id}`, false],
@@ -155,16 +186,19 @@ async function measureEngine(ctx: BenchContext, engine: string, service: Service
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const full: Size = ctx.short ? { conversations: 2_000, messagesPer: 10, contacts: 2_000 } : { conversations: 100_000, messagesPer: 10, contacts: 100_000 };
+  const full: Size = ctx.short
+    ? { conversations: 2_000, messagesPer: 10, contacts: 2_000 }
+    : { conversations: 100_000, messagesPer: 10, contacts: 100_000 };
   const tenth: Size = ctx.short ? full : { conversations: 10_000, messagesPer: 10, contacts: 10_000 };
-  await withDataDir(async (dir) => {
-    const service = await startService(commonEnv(dir));
-    try {
-      rows.push(...(await measureEngine(ctx, 'embedded', service, tenth)));
-    } finally {
-      await stop(service.child);
-    }
-  });
+  if (ctx.embedded)
+    await withDataDir(async (dir) => {
+      const service = await startService(commonEnv(dir));
+      try {
+        rows.push(...(await measureEngine(ctx, 'embedded', service, tenth)));
+      } finally {
+        await stop(service.child);
+      }
+    });
   if (ctx.databaseUrl) {
     await withDataDir((dir) =>
       withDatabase(ctx.databaseUrl!, async (url) => {

@@ -13,6 +13,7 @@ import type { BenchContext, BenchModule, BenchRow } from './lib/types';
  *   npm run bench                        # everything
  *   npm run bench -- --short             # a few seconds per figure (CI; no PASS/FAIL gate)
  *   npm run bench -- inbox lists         # only those modules
+ *   npm run bench -- --pg-only           # skip the embedded rounds (--embedded-only: the reverse)
  *
  * With DATABASE_URL (and REDIS_URL) the PostgreSQL (and BullMQ) rounds run too.
  *
@@ -27,8 +28,9 @@ async function main(): Promise<void> {
   const only = args.filter((a) => !a.startsWith('--'));
   const ctx: BenchContext = {
     short,
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    redisUrl: process.env.REDIS_URL || undefined,
+    databaseUrl: args.includes('--embedded-only') ? undefined : process.env.DATABASE_URL || undefined,
+    redisUrl: args.includes('--embedded-only') ? undefined : process.env.REDIS_URL || undefined,
+    embedded: !args.includes('--pg-only'),
     log: (message) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`),
   };
   const before = machine();
@@ -42,7 +44,14 @@ async function main(): Promise<void> {
     } catch (error) {
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
       failures.push(`${module.name}: ${message}`);
-      rows.push({ module: module.name, figure: `${module.name}: did not complete`, value: null, unit: '', pass: false, note: message });
+      rows.push({
+        module: module.name,
+        figure: `${module.name}: did not complete`,
+        value: null,
+        unit: '',
+        pass: false,
+        note: message,
+      });
     }
   }
   const after = machine();

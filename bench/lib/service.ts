@@ -9,6 +9,20 @@ import { Client } from 'pg';
 
 export type Json = Record<string, unknown>;
 
+/** Every child process the bench started, so an interrupted run leaves none behind. */
+const children = new Set<ChildProcess>();
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
+
 export const ADMIN_PASSWORD = 'bench-password-1';
 
 /** The repository root (bench files run from dist/bench/). */
@@ -63,10 +77,12 @@ export function commonEnv(dataDir: string): Record<string, string> {
 export async function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<Service> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -86,10 +102,12 @@ export async function startService(env: Record<string, string>, timeoutMs = 180_
 
 /** A worker-role process (no HTTP): waits a moment for it to wire its queues. */
 export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...env, APP_ROLE: 'worker', PORT: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', ...env, APP_ROLE: 'worker', PORT: '0' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   await new Promise((r) => setTimeout(r, 4_000));
   if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
   return child;
@@ -143,7 +161,9 @@ export async function withDataDir<T>(run: (dir: string) => Promise<T>): Promise<
 }
 
 /** Logs in as the bootstrap admin; returns the headers for its (ENTERPRISE) workspace. */
-export async function adminSession(base: string): Promise<{ headers: Record<string, string>; userId: string; workspaceId: string }> {
+export async function adminSession(
+  base: string,
+): Promise<{ headers: Record<string, string>; userId: string; workspaceId: string }> {
   const login = await call(base, 'POST', '/auth/login', {}, { email: 'admin@example.com', password: ADMIN_PASSWORD });
   const workspace = (login.workspaces as Json[])[0]!;
   return {
@@ -156,10 +176,12 @@ export async function adminSession(base: string): Promise<{ headers: Record<stri
 /** The bare Express 5 baseline app (bench/baseline-express.ts) as a child process on the same Node. */
 export async function startBaseline(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(__dirname, '..', 'baseline-express.js')], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = track(
+    spawn(process.execPath, [join(__dirname, '..', 'baseline-express.js')], {
+      env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const url = `http://127.0.0.1:${port}/inbound`;
   for (let i = 0; i < 500; i++) {
     try {

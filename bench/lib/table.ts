@@ -14,7 +14,9 @@ export function renderTable(rows: readonly BenchRow[]): string {
   const body = rows.map((r) => [
     r.figure,
     `${fmt(r.value)} ${r.unit}`,
-    r.target ? `${r.target} ${r.unit.startsWith('req') || r.unit.startsWith('msg') || r.unit === 'messages' ? '' : r.unit}`.trim() : '',
+    r.target
+      ? `${r.target} ${r.unit.startsWith('req') || r.unit.startsWith('msg') || r.unit === 'messages' ? '' : r.unit}`.trim()
+      : '',
     r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL',
     r.ratio === undefined ? '' : `${fmt(r.ratio)} (${r.baseline ?? ''})`,
   ]);

@@ -29,6 +29,8 @@ export interface BenchContext {
   /** A PostgreSQL server the bench may create databases on (the PostgreSQL rounds are skipped without it). */
   readonly databaseUrl?: string;
   readonly redisUrl?: string;
+  /** Whether to run the embedded rounds (`--pg-only` turns them off; `--embedded-only` drops the PostgreSQL ones). */
+  readonly embedded: boolean;
   /** Progress lines (stderr), so the table on stdout stays one table. */
   log(message: string): void;
 }
