@@ -15,6 +15,7 @@ const LAYERS = [
   ['auth', 'inbound'],
   ['sla', 'ai-agents'],
   ['tickets'],
+  ['automations'],
 ];
 const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { DataSource, type EntityManager } from 'typeorm';
 
 interface TxStore {
@@ -37,10 +37,14 @@ export class TransactionHost {
     return result;
   }
 
-  /** Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back → never runs. */
+  /**
+   * Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back →
+   * never runs. The hook runs in the async context that registered it (tenant, request id, an
+   * automation's causation for its loop guard), outside the finished transaction.
+   */
   async afterCommit(fn: () => void | Promise<void>): Promise<void> {
     const store = txStorage.getStore();
-    if (store) store.afterCommit.push(fn);
+    if (store) store.afterCommit.push(AsyncResource.bind(() => txStorage.exit(fn)));
     else await fn();
   }
 }
