@@ -191,6 +191,10 @@ describe('FLOWS on every platform: keyword, postback and ad referral from real p
     expect((adImageDone!.json as Body).message).toEqual({
       attachment: { type: 'image', payload: { url: 'https://cdn.example.com/promo.jpg', is_reusable: true } },
     });
+    // A `messaging_referrals` event: an ad click on the existing thread, no message.
+    await send(messaging({ referral: { ref: 'spring', ad_id: 'ad-777', source: 'ADS', type: 'OPEN_THREAD' } }));
+    const [again] = await nextAt('/me/messages', before + 7);
+    expect((again!.json as Body).message).toEqual({ text: 'Thanks for clicking our ad!' });
     // An unmatched message runs no flow: the next stage of the reply group does run.
     const plain = await send(messaging({ message: { mid: uid('m_'), text: 'menu please' } }));
     expect(afterFlow).toContain(plain.messageId);
