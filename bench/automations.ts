@@ -90,7 +90,7 @@ async function setup(base: string, outboundUrl: string): Promise<Setup> {
   const workspace = (login.workspaces as Json[])[0]!;
   const headers = { authorization: `Bearer ${String(login.accessToken)}`, 'x-workspace-id': String(workspace.id) };
   const userId = String((login.user as Json).id);
-  await call(base, 'PUT', '/queues/capacity', headers, { agents: [{ userId, maxConversations: 100000 }] });
+  await call(base, 'PUT', '/queues/capacity', headers, { agents: [{ userId, maxConversations: 1000 }] });
   await call(base, 'POST', '/analytics/presence', headers, { status: 'ONLINE' });
   const secret = randomBytes(24).toString('hex');
   const channel = await call(base, 'POST', '/channels/connect', headers, {
