@@ -4,6 +4,7 @@ import { SYSTEM_ACTOR, getTenantContext, runAsWorkspace } from 'src/core/tenancy
 import { ContactsService } from 'src/modules/contacts';
 import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
 import { ConversationsService } from 'src/modules/inbox';
+import { TicketsService } from 'src/modules/tickets';
 import { type AutomationSnapshot, AutomationCache } from './automation-cache.service';
 import { MAX_CHAIN_DEPTH, currentCausation, withCause } from './automation-causation';
 import { type ActionTarget, AutomationActionsService } from './automation-actions.service';
@@ -55,6 +56,7 @@ export class RuleEngine implements OnModuleInit {
     private readonly automations: AutomationsRepository,
     private readonly contacts: ContactsService,
     private readonly conversations: ConversationsService,
+    private readonly tickets: TicketsService,
   ) {}
 
   onModuleInit(): void {
@@ -251,6 +253,12 @@ export class RuleEngine implements OnModuleInit {
       } catch (error) {
         this.logger.warn({ err: error }, 'The conversation of a rule event could not be read');
       }
+    }
+    // `{{ticket.key}}` on a conversation trigger: the conversation's newest ticket (e.g. the automatic one).
+    if (!subject.ticket && input.target.conversationId && reads('ticket.')) {
+      const page = await this.tickets.list(ctx, { conversationId: input.target.conversationId, limit: 1 });
+      const ticket = page.data[0];
+      if (ticket) subject = { ...subject, ticket: ticket as unknown as Record<string, unknown> };
     }
     const needsContact = candidates.some((a) =>
       readsOf(a).some((path) => path.startsWith('contact.') && path !== 'contact.id' && path !== 'contact.name'),

@@ -84,7 +84,9 @@ describe('RULE engine: real inbound messages, API events, every action, run log,
       actions: [
         {
           type: 'SEND_REPLY',
-          params: { text: 'Hi {{contact.name}}{{contact.unknown}}, we got conversation {{conversation.id}}' },
+          params: {
+            text: 'Hi {{contact.name}}{{contact.unknown}}, we got conversation {{conversation.id}} ({{ticket.key}})',
+          },
         },
       ],
       order: 2,
@@ -104,13 +106,13 @@ describe('RULE engine: real inbound messages, API events, every action, run log,
     });
     expect(outbound).toEqual({
       recipientId: 'ada-1',
-      message: { type: 'TEXT', text: `Hi Ada Lovelace, we got conversation ${conversationId}` },
+      message: { type: 'TEXT', text: `Hi Ada Lovelace, we got conversation ${conversationId} (TCK-1)` },
       sentAt: expect.any(String),
     });
     const reply = after.messages.find((m: Body) => m.direction === 'OUTBOUND');
     expect(reply).toMatchObject({
       senderType: 'AUTOMATION',
-      text: `Hi Ada Lovelace, we got conversation ${conversationId}`,
+      text: `Hi Ada Lovelace, we got conversation ${conversationId} (TCK-1)`,
     });
 
     expect(await runsOf(admin, refund)).toEqual([
