@@ -52,7 +52,7 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
       actions: r.actions,
       duration_ms: Math.max(0, Math.round(r.durationMs)),
     }));
-    await this.tx.manager.query(
+    await this.query(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(
            automation_id uuid, trigger text, conversation_id uuid, matched boolean, status text,
@@ -67,7 +67,7 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
           SET run_count = a.run_count + c.n, last_run_at = c.at
          FROM (SELECT automation_id, count(*)::int AS n, max(created_at) AS at FROM inserted WHERE matched GROUP BY automation_id) c
         WHERE a.workspace_id = $1 AND a.id = c.automation_id`,
-      [this.workspaceId, JSON.stringify(rows)],
+      [JSON.stringify(rows)],
     );
   }
 }

@@ -12,8 +12,8 @@ export interface AutomationFilters {
 
 @Injectable()
 export class AutomationsRepository extends WorkspaceScopedRepository<AutomationEntity> {
-  constructor(tx: TransactionHost) {
-    super(tx, AutomationEntity, 'a', 'Automation');
+  constructor(private readonly txHost: TransactionHost) {
+    super(txHost, AutomationEntity, 'a', 'Automation');
   }
 
   findPage(filters: AutomationFilters, query: CursorPaginationQuery): Promise<Page<AutomationEntity>> {
@@ -38,18 +38,18 @@ export class AutomationsRepository extends WorkspaceScopedRepository<AutomationE
    * active automations on its next event.
    */
   async bumpVersion(): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `INSERT INTO automation_cache_versions (workspace_id, version) VALUES ($1, 1)
        ON CONFLICT (workspace_id) DO UPDATE SET version = automation_cache_versions.version + 1`,
-      [this.workspaceId],
+      [],
     );
   }
 
   /** The workspace's cache version (0 before any automation was saved): one primary-key read. */
   async version(): Promise<number> {
-    const rows: { version: string }[] = await this.tx.manager.query(
+    const rows: { version: string }[] = await this.query(
       `SELECT version FROM automation_cache_versions WHERE workspace_id = $1`,
-      [this.workspaceId],
+      [],
     );
     return rows[0] ? Number(rows[0].version) : 0;
   }
@@ -60,11 +60,11 @@ export class AutomationsRepository extends WorkspaceScopedRepository<AutomationE
    */
   async existingRefs(queueIds: string[], userIds: string[]): Promise<{ queues: Set<string>; users: Set<string> }> {
     if (queueIds.length === 0 && userIds.length === 0) return { queues: new Set(), users: new Set() };
-    const rows: { kind: string; id: string }[] = await this.tx.manager.query(
+    const rows: { kind: string; id: string }[] = await this.query(
       `SELECT 'queue' AS kind, id::text AS id FROM queues WHERE workspace_id = $1 AND id = ANY($2::uuid[])
        UNION ALL
        SELECT 'user', user_id::text FROM memberships WHERE workspace_id = $1 AND user_id = ANY($3::uuid[])`,
-      [this.workspaceId, queueIds, userIds],
+      [queueIds, userIds],
     );
     return {
       queues: new Set(rows.filter((r) => r.kind === 'queue').map((r) => r.id)),
@@ -75,28 +75,28 @@ export class AutomationsRepository extends WorkspaceScopedRepository<AutomationE
   /** The button payloads SEND_BUTTONS steps of the workspace's flows offer (other than `exceptId`'s). */
   async offeredPayloads(payloads: string[], exceptId: string | null): Promise<Set<string>> {
     if (payloads.length === 0) return new Set();
-    const rows: { payload: string }[] = await this.tx.manager.query(
+    const rows: { payload: string }[] = await this.query(
       `SELECT DISTINCT b ->> 'payload' AS payload
          FROM automations a,
               jsonb_array_elements(a.actions) AS s,
               jsonb_array_elements(CASE WHEN jsonb_typeof(s -> 'params' -> 'buttons') = 'array' THEN s -> 'params' -> 'buttons' ELSE '[]'::jsonb END) AS b
         WHERE a.workspace_id = $1 AND a.kind = 'FLOW' AND s ->> 'type' = 'SEND_BUTTONS'
           AND ($2::uuid IS NULL OR a.id <> $2::uuid) AND b ->> 'payload' = ANY($3::text[])`,
-      [this.workspaceId, exceptId, payloads],
+      [exceptId, payloads],
     );
     return new Set(rows.map((r) => r.payload));
   }
 
   /** Savepoint around `fn` inside an open transaction, so a failed action does not abort it. */
   async withSavepoint<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    if (!this.tx.inTransaction) return fn();
-    await this.tx.manager.query(`SAVEPOINT ${name}`);
+    if (!this.txHost.inTransaction) return fn();
+    await this.txHost.manager.query(`SAVEPOINT ${name}`);
     try {
       const result = await fn();
-      await this.tx.manager.query(`RELEASE SAVEPOINT ${name}`);
+      await this.txHost.manager.query(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
-      await this.tx.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      await this.txHost.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
       throw error;
     }
   }
