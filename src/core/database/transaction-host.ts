@@ -9,6 +9,7 @@ interface TxStore {
 }
 
 const txStorage = new AsyncLocalStorage<TxStore>();
+let savepointCounter = 0;
 
 /**
  * Ambient transactions: repositories pick up the open transaction's EntityManager automatically.
@@ -51,6 +52,26 @@ export class TransactionHost {
       } catch (error) {
         if (attempt >= attempts || !isRetryable(error)) throw error;
       }
+    }
+  }
+
+  /**
+   * Inside an open transaction: runs `fn` under a SAVEPOINT, so when it throws only its own work is
+   * rolled back and the transaction goes on (PostgreSQL would otherwise abort it). Without an open
+   * transaction: just `fn`. Used where one failing step must not sink the rest (automation actions).
+   */
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const store = txStorage.getStore();
+    if (!store) return fn();
+    const name = `sp_${++savepointCounter}`;
+    await store.manager.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn();
+      await store.manager.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await store.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
     }
   }
 

@@ -12,8 +12,8 @@ export interface AutomationFilters {
 
 @Injectable()
 export class AutomationsRepository extends WorkspaceScopedRepository<AutomationEntity> {
-  constructor(private readonly txHost: TransactionHost) {
-    super(txHost, AutomationEntity, 'a', 'Automation');
+  constructor(tx: TransactionHost) {
+    super(tx, AutomationEntity, 'a', 'Automation');
   }
 
   findPage(filters: AutomationFilters, query: CursorPaginationQuery): Promise<Page<AutomationEntity>> {
@@ -85,19 +85,5 @@ export class AutomationsRepository extends WorkspaceScopedRepository<AutomationE
       [exceptId, payloads],
     );
     return new Set(rows.map((r) => r.payload));
-  }
-
-  /** Savepoint around `fn` inside an open transaction, so a failed action does not abort it. */
-  async withSavepoint<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    if (!this.txHost.inTransaction) return fn();
-    await this.txHost.manager.query(`SAVEPOINT ${name}`);
-    try {
-      const result = await fn();
-      await this.txHost.manager.query(`RELEASE SAVEPOINT ${name}`);
-      return result;
-    } catch (error) {
-      await this.txHost.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
-      throw error;
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { TransactionHost } from 'src/core/database/transaction-host';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   InboundPipeline,
@@ -8,7 +9,6 @@ import {
 import { withCause } from './automation-causation';
 import { AutomationActionsService } from './automation-actions.service';
 import { AutomationRunsRepository } from './automation-runs.repository';
-import { AutomationsRepository } from './automations.repository';
 import type { RunActionResult } from './automation.types';
 import { type EvaluationSubject, flowTriggerMatches } from './evaluation.util';
 import { RuleEngine } from './rule-engine.service';
@@ -26,7 +26,7 @@ export class FlowEngine implements OnModuleInit {
     private readonly rules: RuleEngine,
     private readonly actions: AutomationActionsService,
     private readonly runs: AutomationRunsRepository,
-    private readonly automations: AutomationsRepository,
+    private readonly tx: TransactionHost,
   ) {}
 
   onModuleInit(): void {
@@ -53,11 +53,9 @@ export class FlowEngine implements OnModuleInit {
     const target = { conversationId: context.conversation.id, ticketId: null };
     const results: RunActionResult[] = [];
     await withCause(flow.id, async () => {
-      for (const [index, step] of flow.actions.entries()) {
+      for (const step of flow.actions) {
         try {
-          const patch = await this.automations.withSavepoint(`flow_step_${index}`, () =>
-            this.actions.run(step, target, subject),
-          );
+          const patch = await this.tx.savepoint(() => this.actions.run(step, target, subject));
           if (patch) subject = { ...subject, ...patch };
           results.push({ type: step.type, status: 'SUCCESS', error: null });
         } catch (error) {

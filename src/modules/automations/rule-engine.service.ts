@@ -1,3 +1,4 @@
+import { TransactionHost } from 'src/core/database/transaction-host';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { type DomainEvent, EventBus } from 'src/core/events/event-bus';
 import { SYSTEM_ACTOR, getTenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
@@ -10,7 +11,6 @@ import { MAX_CHAIN_DEPTH, currentCausation, withCause } from './automation-causa
 import { type ActionTarget, AutomationActionsService } from './automation-actions.service';
 import type { NewRun } from './automation-runs.repository';
 import { AutomationRunsRepository } from './automation-runs.repository';
-import { AutomationsRepository } from './automations.repository';
 import { type ActiveAutomation, RULE_TRIGGERS, type RunActionResult, type RuleTrigger } from './automation.types';
 import { type EvaluationSubject, conditionsMatch } from './evaluation.util';
 
@@ -53,7 +53,7 @@ export class RuleEngine implements OnModuleInit {
     private readonly cache: AutomationCache,
     private readonly actions: AutomationActionsService,
     private readonly runs: AutomationRunsRepository,
-    private readonly automations: AutomationsRepository,
+    private readonly tx: TransactionHost,
     private readonly contacts: ContactsService,
     private readonly conversations: ConversationsService,
     private readonly tickets: TicketsService,
@@ -202,11 +202,9 @@ export class RuleEngine implements OnModuleInit {
         }
         const results: RunActionResult[] = [];
         await withCause(automation.id, async () => {
-          for (const [index, action] of automation.actions.entries()) {
+          for (const action of automation.actions) {
             try {
-              const patch = await this.automations.withSavepoint(`automation_action_${index}`, () =>
-                this.actions.run(action, input.target, subject),
-              );
+              const patch = await this.tx.savepoint(() => this.actions.run(action, input.target, subject));
               if (patch) subject = { ...subject, ...patch };
               results.push({ type: action.type, status: 'SUCCESS', error: null });
             } catch (error) {
