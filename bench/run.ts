@@ -56,7 +56,14 @@ function script(name: string, file: string, needs?: 'databaseUrl'): BenchModule 
   };
 }
 
-const MODULES: BenchModule[] = [coldStart, inbox, lists, catalogue, script('analytics', 'analytics.js', 'databaseUrl')];
+const MODULES: BenchModule[] = [
+  coldStart,
+  inbox,
+  lists,
+  catalogue,
+  script('analytics', 'analytics.js', 'databaseUrl'),
+  script('automations', 'automations.js'),
+];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

@@ -8,6 +8,7 @@ import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsA
 import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
+import { CreateAutomations1763912000000 } from './1763912000000-CreateAutomations';
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   ConversationInbox1763800500000,
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
+  CreateAutomations1763912000000,
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
 ];

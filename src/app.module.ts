@@ -17,6 +17,7 @@ import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
 import { AiAgentsModule } from 'src/modules/ai-agents';
 import { AuthModule } from 'src/modules/auth';
+import { AutomationsModule } from 'src/modules/automations';
 import { ChannelsModule } from 'src/modules/channels';
 import { InboundModule } from 'src/modules/inbound';
 import { InboxModule } from 'src/modules/inbox';
@@ -50,6 +51,7 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   TicketsModule,
   CsatModule,
   AnalyticsModule,
+  AutomationsModule,
 ];
 
 @Module({})

@@ -1,6 +1,7 @@
 /** What other modules may use from the inbox: import from 'src/modules/inbox', nothing deeper. */
 export { InboxModule } from './inbox.module';
 export { ConversationsService } from './conversations.service';
+export { ConversationActionsService } from './conversation-actions.service';
 export {
   ConversationOpenedHooks,
   type ConversationOpenedHook,
