@@ -14,6 +14,8 @@ export interface WrapUp {
 
 export interface SuggestedReply {
   readonly text: string;
+  /** Catalogue item ids the draft is about. */
+  readonly items: string[];
   readonly createdAt: string;
 }
 
