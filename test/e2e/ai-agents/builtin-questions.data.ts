@@ -15,6 +15,8 @@ export interface QuestionCase {
   readonly saysNot?: string[];
   readonly image?: string;
   readonly history?: { role: 'customer' | 'agent'; text: string }[];
+  /** A category question: at least two items, all of this category. */
+  readonly category?: string;
   /** What the case checks (for the report). */
   readonly kind: string;
 }
@@ -86,8 +88,10 @@ export const QUESTIONS: readonly QuestionCase[] = [
   { kind: 'sku', q: 'pwh 1 price', items: ['headphones'], only: true, says: [P('headphones')] },
   // Category words
   { kind: 'category', q: 'What coffee products do you have?', items: ['capsules', 'espresso'] },
-  { kind: 'category', q: 'do you sell electronics?', items: ['headphones'] },
-  { kind: 'category', q: 'what do you have for sports', items: ['yogamat'] },
+  { kind: 'category', q: 'do you sell electronics?', category: 'Electronics' },
+  { kind: 'category', q: 'what do you have for sports', category: 'Sports' },
+  { kind: 'category', q: 'what fashion items do you have?', category: 'Fashion' },
+  { kind: 'category', q: 'beauty products?', category: 'Beauty' },
   { kind: 'category', q: 'show me your toys', items: ['puzzle', 'boardgame'] },
   { kind: 'category', q: 'do you have any lamps?', items: ['desklamp', 'floorlamp'], not: ['kettle'] },
   // Two products in one question

@@ -64,10 +64,15 @@ describe('built-in AI agent: question set', () => {
       if (!r.handoff) why.push(`expected a handoff, got [${got}] "${r.reply}"`);
       return why;
     }
-    if (c.items?.length || c.says?.length || c.image) {
+    if (c.items?.length || c.says?.length || c.image || c.category) {
       if (r.handoff) return [`handed off`];
     }
     for (const key of c.items ?? []) if (!got.includes(key)) why.push(`missing ${key}`);
+    if (c.category) {
+      if (r.handoff || got.length < 2) why.push(`expected a list of ${c.category}`);
+      const others = got.filter((k) => PRODUCTS.find((p) => p.key === k)?.category !== c.category);
+      if (others.length) why.push(`not ${c.category}: [${others}]`);
+    }
     if (c.only && got.some((k) => !(c.items ?? []).includes(k))) why.push(`extra items [${got}]`);
     for (const key of c.not ?? []) if (got.includes(key)) why.push(`must not answer with ${key}`);
     for (const s of c.says ?? []) if (!r.reply.includes(s)) why.push(`reply lacks "${s}"`);

@@ -127,8 +127,16 @@ function compose(pack: LanguagePack, asked: Intent[], items: AgentSearchRow[]): 
   const images: AgentImage[] = [];
   for (const row of items.slice(0, MAX_ANSWER_ITEMS)) {
     const parts: string[] = [];
+    const price = priceText(row);
+    if (intents.includes('price') && intents.includes('stock') && price !== null && row.stock !== null) {
+      // Price and stock in one sentence: "Aurora Electric Kettle 1.7L: 49.90 USD, 12 in stock."
+      const a = pack.answers;
+      const stock = row.stock <= 0 ? a.outOfStockShort : fill(a.inStockShort, { stock: String(row.stock) });
+      parts.push(fill(a.priceAndStock, { name: row.name?.trim() || row.sku || '—', price, stock }));
+    }
     for (const intent of (['price', 'stock', 'description', 'photo'] as const).filter((i) => intents.includes(i))) {
       if (intent === 'stock' && row.stock === null && asked.length === 0) continue;
+      if (parts.length && (intent === 'price' || intent === 'stock') && row.stock !== null && price !== null) continue;
       const line = lineFor(pack, intent, row);
       if (line) parts.push(line);
       if (intent === 'photo' && row.images[0]) images.push({ url: row.images[0], caption: row.name });

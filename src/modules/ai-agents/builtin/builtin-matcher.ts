@@ -66,7 +66,26 @@ export function chooseItems(question: ParsedQuestion, rows: readonly AgentSearch
   }
   const chosen = cover(question, scored, new Set());
   if (chosen.length === 0) return { items: [], reason: 'no confident match' };
-  return { items: chosen.slice(0, MAX_ANSWER_ITEMS).map((s) => s.row), reason: null };
+  return { items: withCategory(question, chosen, scored).slice(0, MAX_ANSWER_ITEMS).map((s) => s.row), reason: null };
+}
+
+/**
+ * A question made only of category words ("what coffee products do you have?") is about the
+ * category: the items named after it come first, then the rest of the category.
+ */
+function withCategory(question: ParsedQuestion, chosen: Scored[], scored: Scored[]): Scored[] {
+  const content = question.terms.filter((t) => !t.optional).map((t) => t.ord);
+  if (content.length === 0) return chosen;
+  const categoryTerms = new Set(
+    scored.flatMap((s) => [...s.byTerm.entries()].filter(([, v]) => v.field === 'category').map(([ord]) => ord)),
+  );
+  // byTerm keeps the best field per word; look at the raw hits for category matches too.
+  for (const s of scored) for (const h of s.row.hits) if (h.field === 'category' && h.score >= 1) categoryTerms.add(h.ord);
+  if (!content.every((ord) => categoryTerms.has(ord))) return chosen;
+  const inCategory = scored.filter(
+    (s) => !chosen.includes(s) && s.row.hits.some((h) => h.field === 'category' && content.includes(h.ord) && h.score >= 1),
+  );
+  return [...chosen, ...inCategory];
 }
 
 /** Does an item explain the word with more than a category guess or an optional word? */
@@ -89,7 +108,10 @@ function cover(question: ParsedQuestion, candidates: Scored[], alreadyCovered: S
     if (strong.length === 0 && !matched.some((ord) => item.byTerm.get(ord)?.field === 'category')) return false;
     // An unexplained word right next to the item's words names something else ("electric scooter").
     const glued = unknown.filter((u) => matched.some((m) => Math.abs(m - u) === 1)).length;
-    return glued < matched.length || matched.length >= 2;
+    if (glued >= matched.length && matched.length < 2) return false;
+    // One short word ("pro", "set", "led") beside words nobody explains is not a product named.
+    const only = matched.length === 1 ? terms.get(matched[0] as number) : undefined;
+    return !(only && only.text.length <= 3 && unknown.length > 0);
   });
   if (confident.length === 0) return [];
 

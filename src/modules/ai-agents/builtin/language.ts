@@ -15,6 +15,9 @@ export interface AnswerTexts {
   readonly noPhoto: string;
   readonly several: string;
   readonly greeting: string;
+  readonly priceAndStock: string;
+  readonly inStockShort: string;
+  readonly outOfStockShort: string;
 }
 
 /** One language's data file (`intents.<lang>.json`): intent words, filler words and answer texts. */
@@ -23,6 +26,8 @@ export interface LanguagePack {
   readonly intentOf: ReadonlyMap<string, Intent[]>;
   readonly filler: ReadonlySet<string>;
   readonly answers: AnswerTexts;
+  /** Plurals no rule forms ("mice" → "mouse"). */
+  readonly irregularPlurals: ReadonlyMap<string, string>;
 }
 
 interface LanguageFile {
@@ -30,6 +35,7 @@ interface LanguageFile {
   intents: Record<Intent, string[]>;
   filler: string[];
   answers: AnswerTexts;
+  irregularPlurals?: Record<string, string>;
 }
 
 function load(file: LanguageFile): LanguagePack {
@@ -45,6 +51,7 @@ function load(file: LanguageFile): LanguagePack {
     intentOf,
     filler: new Set(file.filler.map(normalizeText)),
     answers: file.answers,
+    irregularPlurals: new Map(Object.entries(file.irregularPlurals ?? {})),
   };
 }
 
@@ -78,4 +85,15 @@ export function isKnownWord(word: string): { filler: boolean; intents: Intent[] 
     for (const i of pack.intentOf.get(word) ?? []) intents.add(i);
   }
   return { filler, intents: [...intents] };
+}
+
+/** The singular and plural of an irregular word in any shipped language ("mice" ↔ "mouse"). */
+export function irregularForms(word: string): string[] {
+  const out: string[] = [];
+  for (const pack of LANGUAGES) {
+    const singular = pack.irregularPlurals.get(word);
+    if (singular) out.push(singular);
+    for (const [plural, single] of pack.irregularPlurals) if (single === word) out.push(plural);
+  }
+  return out;
 }

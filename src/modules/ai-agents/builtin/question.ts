@@ -1,4 +1,4 @@
-import { type Intent, type LanguagePack, detectLanguage, isKnownWord, normalizeText } from './language';
+import { type Intent, type LanguagePack, detectLanguage, irregularForms, isKnownWord, normalizeText } from './language';
 
 /** A word of the question the catalogue is searched for. */
 export interface QuestionTerm {
@@ -26,7 +26,7 @@ const MAX_TERMS = 16;
 
 /** Singular and plural forms of a word (English: -s, -es, -ies; Spanish: -s, -es, -ces). */
 export function wordForms(word: string): string[] {
-  const forms = new Set([word]);
+  const forms = new Set([word, ...irregularForms(word)]);
   if (word.length > 3) {
     if (word.endsWith('ies')) forms.add(`${word.slice(0, -3)}y`);
     if (word.endsWith('ces')) forms.add(`${word.slice(0, -3)}z`);
