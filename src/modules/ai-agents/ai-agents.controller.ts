@@ -118,7 +118,11 @@ export class AiConversationToolsController {
   @ApiOperation({ summary: 'Draft (or send, as an AI reply) an answer to the customer' })
   @ApiOkResponse({ type: AiReplyResponse })
   @ApiNotFoundResponse()
-  aiReply(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam, @Body() dto: AiReplyDto): Promise<AiReplyResponse> {
+  aiReply(
+    @CurrentCtx() ctx: TenantContext,
+    @Param() { id }: IdParam,
+    @Body() dto: AiReplyDto,
+  ): Promise<AiReplyResponse> {
     return this.ai.aiReply(ctx, id, dto);
   }
 

@@ -186,7 +186,11 @@ export class AiConversationsService implements OnModuleInit {
     const message = await this.tx.run(async () => {
       const sent = await this.messages.sendReply(conversation.id, { text: run.text }, { type: 'AI', id: null });
       for (const image of run.images) {
-        await this.messages.sendReply(conversation.id, { imageUrl: image.url, text: image.caption }, { type: 'AI', id: null });
+        await this.messages.sendReply(
+          conversation.id,
+          { imageUrl: image.url, text: image.caption },
+          { type: 'AI', id: null },
+        );
       }
       await this.conversations.setSuggestedReply(conversation.id, null);
       return sent;
@@ -254,7 +258,8 @@ function parseTranslation(answer: string): { text: string; sourceLanguage: strin
       if (typeof value.text === 'string') {
         return {
           text: value.text,
-          sourceLanguage: typeof value.sourceLanguage === 'string' && value.sourceLanguage ? value.sourceLanguage : null,
+          sourceLanguage:
+            typeof value.sourceLanguage === 'string' && value.sourceLanguage ? value.sourceLanguage : null,
         };
       }
     } catch {

@@ -69,7 +69,10 @@ export class AiResponder {
     const rows = agent.useCatalog ? await this.relevantItems(customer) : [];
     let text: string;
     try {
-      text = await this.llm.chat(this.prompt(agent, turns, rows), { model: agent.model, temperature: agent.temperature });
+      text = await this.llm.chat(this.prompt(agent, turns, rows), {
+        model: agent.model,
+        temperature: agent.temperature,
+      });
     } catch (error) {
       return fallback(`llm_error: ${(error as Error).message}`);
     }
@@ -77,10 +80,19 @@ export class AiResponder {
       text,
       rows.map((r) => priceText(r)).filter((p): p is string => p !== null),
     );
-    if (invented.length) return fallback(`price_guard: ${invented.join(', ')} is not the displayed price of an item given`);
+    if (invented.length)
+      return fallback(`price_guard: ${invented.join(', ')} is not the displayed price of an item given`);
     const photo = parseQuestion(message).intents.includes('photo');
     const images = photo && rows[0]?.images[0] ? [{ url: rows[0].images[0], caption: rows[0].name }] : [];
-    return { text, items: rows.map((r) => r.id), images, handoff: false, reason: null, rows, provider: 'OPENAI_COMPATIBLE' };
+    return {
+      text,
+      items: rows.map((r) => r.id),
+      images,
+      handoff: false,
+      reason: null,
+      rows,
+      provider: 'OPENAI_COMPATIBLE',
+    };
   }
 
   /** The items the customer's last message (or, failing that, an earlier one) is about. */
@@ -93,7 +105,11 @@ export class AiResponder {
   }
 
   /** System prompt (instructions + items as the agent reads them) and the last 20 turns. */
-  prompt(agent: Pick<AgentSettings, 'instructions'>, turns: readonly Turn[], rows: readonly AgentSearchRow[]): ChatMessage[] {
+  prompt(
+    agent: Pick<AgentSettings, 'instructions'>,
+    turns: readonly Turn[],
+    rows: readonly AgentSearchRow[],
+  ): ChatMessage[] {
     const catalogue = rows.length
       ? `Catalogue items relevant to the conversation:\n\n${rows.map((r) => renderItemForAgent(r)).join('\n\n')}`
       : 'No catalogue item matches the conversation.';

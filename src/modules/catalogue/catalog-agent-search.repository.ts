@@ -71,7 +71,7 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          cand AS (
            SELECT c.id FROM terms CROSS JOIN LATERAL (
              SELECT i.id FROM catalog_items i
-             WHERE i.workspace_id = $1 AND i.status = 'ON_SALE' AND terms.t <% i.agent_search
+             WHERE i.workspace_id = $1 AND i.status = 'ON_SALE' AND i.agent_search %> terms.t
              ORDER BY word_similarity(terms.t, i.agent_search) DESC
              LIMIT ${CANDIDATES_PER_TERM}
            ) c
@@ -115,12 +115,7 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          SELECT i.id, i.name, i.price, i.currency, i.description, i.sku, i.category, i.stock, i.images, ranked.hits
          FROM ranked JOIN catalog_items i ON i.workspace_id = $1 AND i.id = ranked.id
          ORDER BY ranked.total DESC, i.id`,
-        [
-          workspaceId,
-          JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))),
-          [...skus],
-          limit,
-        ],
+        [workspaceId, JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
       );
       return rows.map((r) => ({ ...r, hits: r.hits.map((h) => ({ ...h, score: Number(h.score) })) }));
     });

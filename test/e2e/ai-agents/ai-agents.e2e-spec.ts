@@ -111,7 +111,11 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     // Another workspace's channel is not a channel of this workspace; its agents are 404 here.
     const other = await enterprise();
     const foreignChannel = await connectCustom(t, other, mock);
-    const foreign = await t.http.post('/ai-agents').set(admin.headers).send({ name: 'x', channelIds: [foreignChannel.id] }).expect(400);
+    const foreign = await t.http
+      .post('/ai-agents')
+      .set(admin.headers)
+      .send({ name: 'x', channelIds: [foreignChannel.id] })
+      .expect(400);
     expect(foreign.body.details[0].field).toBe('channelIds.0');
     await t.http.get(`/ai-agents/${id}`).set(other.headers).expect(404);
     await t.http.put(`/ai-agents/${id}`).set(other.headers).send({ name: 'y' }).expect(404);
@@ -156,7 +160,11 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     const unknown = await play('do you sell bicycles?');
     expect(unknown.body).toMatchObject({ handoff: true, items: [], reply: 'A colleague will take it from here.' });
     expect((await play('refund for the yoga mat please')).body.handoff).toBe(true);
-    const [{ n }] = await sql<{ n: number }>(t, 'SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = $1', [admin.workspaceId]);
+    const [{ n }] = await sql<{ n: number }>(
+      t,
+      'SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.workspace_id = $1',
+      [admin.workspaceId],
+    );
     expect(n).toBe(0);
   });
 
@@ -175,9 +183,14 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     });
     expect(replies.every((m) => m.senderType === 'AI')).toBe(true);
     expect(replies[0]).toMatchObject({ type: 'TEXT', text: expect.stringContaining('1,299.50 USD') });
-    expect(replies[1]).toMatchObject({ type: 'IMAGE', attachments: [{ type: 'image', url: 'https://img.example.com/kettle.jpg' }] });
+    expect(replies[1]).toMatchObject({
+      type: 'IMAGE',
+      attachments: [{ type: 'image', url: 'https://img.example.com/kettle.jpg' }],
+    });
     await eventually(async () => {
-      const sent = mock.received('/custom/ai-answers').map((r) => r.json as { recipientId: string; message: { type: string; text?: string; url?: string } });
+      const sent = mock
+        .received('/custom/ai-answers')
+        .map((r) => r.json as { recipientId: string; message: { type: string; text?: string; url?: string } });
       expect(sent.map((s) => s.message.type)).toEqual(['TEXT', 'IMAGE']);
       expect(sent[0]!.recipientId).toBe('cust-ai-1');
       expect(sent[0]!.message.text).toContain('1,299.50 USD');
@@ -201,7 +214,10 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     const detail = (await t.http.get(`/conversations/${conversationId}`).set(admin.headers).expect(200)).body;
     expect(detail.assigneeId).toBe(human.userId);
     // After the handoff the human gets a suggestion instead.
-    expect(detail.suggestedReply).toMatchObject({ text: expect.stringContaining('25 USD'), items: [expect.any(String)] });
+    expect(detail.suggestedReply).toMatchObject({
+      text: expect.stringContaining('25 USD'),
+      items: [expect.any(String)],
+    });
     const [state] = await sql<{ status: string; handed_off_at: Date | null }>(
       t,
       'SELECT status, handed_off_at FROM ai_conversation_states WHERE conversation_id = $1',
@@ -243,14 +259,29 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     const channel = await connectCustom(t, admin, mock, { path: '/custom/ai-reply' });
     const conversationId = await ask(admin, channel, 'cust-draft', 'how much is the yoga mat?');
 
-    const draft = await t.http.post(`/conversations/${conversationId}/ai-reply`).set(admin.headers).send({}).expect(200);
+    const draft = await t.http
+      .post(`/conversations/${conversationId}/ai-reply`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
     expect(draft.body).toEqual({ text: expect.stringContaining('25 USD'), items: [expect.any(String)], sent: false });
     expect((await messagesOf(admin, conversationId)).filter((m) => m.direction === 'OUTBOUND')).toEqual([]);
 
-    const sent = await t.http.post(`/conversations/${conversationId}/ai-reply`).set(admin.headers).send({ send: true }).expect(200);
-    expect(sent.body).toEqual({ text: draft.body.text, items: draft.body.items, sent: true, messageId: expect.any(String) });
+    const sent = await t.http
+      .post(`/conversations/${conversationId}/ai-reply`)
+      .set(admin.headers)
+      .send({ send: true })
+      .expect(200);
+    expect(sent.body).toEqual({
+      text: draft.body.text,
+      items: draft.body.items,
+      sent: true,
+      messageId: expect.any(String),
+    });
     const out = (await messagesOf(admin, conversationId)).filter((m) => m.direction === 'OUTBOUND');
-    expect(out).toEqual([expect.objectContaining({ id: sent.body.messageId, senderType: 'AI', text: draft.body.text })]);
+    expect(out).toEqual([
+      expect.objectContaining({ id: sent.body.messageId, senderType: 'AI', text: draft.body.text }),
+    ]);
     await eventually(async () => expect(mock.received('/custom/ai-reply')).toHaveLength(1));
 
     const translate = await t.http
@@ -259,10 +290,18 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
       .send({ text: 'hola', targetLanguage: 'en' })
       .expect(503);
     expect(translate.body.code).toBe('provider_not_configured');
-    await t.http.post(`/conversations/${conversationId}/translate`).set(admin.headers).send({ targetLanguage: 'en' }).expect(400);
+    await t.http
+      .post(`/conversations/${conversationId}/translate`)
+      .set(admin.headers)
+      .send({ targetLanguage: 'en' })
+      .expect(400);
 
     const other = await enterprise();
     await t.http.post(`/conversations/${conversationId}/ai-reply`).set(other.headers).send({}).expect(404);
-    await t.http.post(`/conversations/${conversationId}/translate`).set(other.headers).send({ text: 'x', targetLanguage: 'en' }).expect(404);
+    await t.http
+      .post(`/conversations/${conversationId}/translate`)
+      .set(other.headers)
+      .send({ text: 'x', targetLanguage: 'en' })
+      .expect(404);
   });
 });

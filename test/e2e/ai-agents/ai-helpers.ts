@@ -15,10 +15,35 @@ export interface SeedItem {
 
 /** A small shop: the products the agent tests ask about. */
 export const SHOP: SeedItem[] = [
-  { name: 'Aurora Electric Kettle', price: 1299.5, currency: 'USD', stock: 4, sku: 'AK-1', category: 'Kitchen', description: 'Steel kettle, 1.7 litres.', images: ['https://img.example.com/kettle.jpg'] },
-  { name: 'Nimbus Toaster', price: 39, currency: 'USD', stock: 0, sku: 'NT-2', category: 'Kitchen', images: ['https://img.example.com/toaster.jpg'] },
+  {
+    name: 'Aurora Electric Kettle',
+    price: 1299.5,
+    currency: 'USD',
+    stock: 4,
+    sku: 'AK-1',
+    category: 'Kitchen',
+    description: 'Steel kettle, 1.7 litres.',
+    images: ['https://img.example.com/kettle.jpg'],
+  },
+  {
+    name: 'Nimbus Toaster',
+    price: 39,
+    currency: 'USD',
+    stock: 0,
+    sku: 'NT-2',
+    category: 'Kitchen',
+    images: ['https://img.example.com/toaster.jpg'],
+  },
   { name: 'Café Crème Capsules', price: '4,50', currency: 'EUR', sku: 'CC-10', category: 'Coffee' },
-  { name: 'Yoga Mat', price: 25, currency: 'USD', stock: 10, sku: 'YM-1', category: 'Sports', images: ['https://img.example.com/mat.jpg'] },
+  {
+    name: 'Yoga Mat',
+    price: 25,
+    currency: 'USD',
+    stock: 10,
+    sku: 'YM-1',
+    category: 'Sports',
+    images: ['https://img.example.com/mat.jpg'],
+  },
 ];
 
 export async function seedShop(t: TestApp, admin: Session, items: SeedItem[] = SHOP): Promise<Map<string, string>> {

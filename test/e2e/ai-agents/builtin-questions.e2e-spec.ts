@@ -48,7 +48,12 @@ describe('built-in AI agent: question set', () => {
     const agent = await t.http
       .post('/ai-agents')
       .set(admin.headers)
-      .send({ name: 'Shop bot', provider: 'BUILTIN', handoffKeywords: HANDOFF_KEYWORDS, handoffMessage: 'A colleague will help you.' })
+      .send({
+        name: 'Shop bot',
+        provider: 'BUILTIN',
+        handoffKeywords: HANDOFF_KEYWORDS,
+        handoffMessage: 'A colleague will help you.',
+      })
       .expect(201);
     agentId = agent.body.id;
   }, 120_000);

@@ -108,7 +108,11 @@ describe('AI agents with an OpenAI-compatible LLM (local mock)', () => {
       .set(admin.headers)
       .send({ message: 'is the nimbus toaster in stock?' })
       .expect(200);
-    expect(failed.body).toMatchObject({ provider: 'BUILTIN', handoff: false, reply: expect.stringContaining('out of stock') });
+    expect(failed.body).toMatchObject({
+      provider: 'BUILTIN',
+      handoff: false,
+      reply: expect.stringContaining('out of stock'),
+    });
     expect(failed.body.reason).toContain('llm_error');
     llm.failures = 1; // one failure: the retry answers
     llm.answer = () => 'The Yoga Mat is 25 USD.';
@@ -150,7 +154,11 @@ describe('AI agents with an OpenAI-compatible LLM (local mock)', () => {
     llm.answer = () => 'Sorry, the Nimbus Toaster is out of stock.';
     await eventually(async () => {
       const detail = (await t.http.get(`/conversations/${second}`).set(admin.headers).expect(200)).body;
-      expect(detail.suggestedReply).toEqual({ text: expect.any(String), items: [expect.any(String)], createdAt: expect.any(String) });
+      expect(detail.suggestedReply).toEqual({
+        text: expect.any(String),
+        items: [expect.any(String)],
+        createdAt: expect.any(String),
+      });
       expect(detail.messages.filter((m: { direction: string }) => m.direction === 'OUTBOUND')).toEqual([]);
     });
   });

@@ -54,7 +54,13 @@ export class MockLlm {
         res.end(JSON.stringify(body));
       };
       if (req.method === 'GET' && req.url === '/v1/models') {
-        return send(200, { object: 'list', data: [{ id: 'mock-small', object: 'model' }, { id: 'mock-large', object: 'model' }] });
+        return send(200, {
+          object: 'list',
+          data: [
+            { id: 'mock-small', object: 'model' },
+            { id: 'mock-large', object: 'model' },
+          ],
+        });
       }
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;

@@ -38,8 +38,22 @@ describe('AI agent after a website sync', () => {
     const admin: Session = await signupWorkspace(t, 'Synced shop');
     await setPlan(t, admin.workspaceId, 'ENTERPRISE');
     products = [
-      { id: 'p1', name: 'Aurora Electric Kettle', price: 49, currency: 'USD', stock: 5, images: ['https://shop.example.com/kettle-v1.jpg'] },
-      { id: 'p2', name: 'Nimbus Toaster', price: 39, currency: 'USD', stock: 3, images: ['https://shop.example.com/toaster.jpg'] },
+      {
+        id: 'p1',
+        name: 'Aurora Electric Kettle',
+        price: 49,
+        currency: 'USD',
+        stock: 5,
+        images: ['https://shop.example.com/kettle-v1.jpg'],
+      },
+      {
+        id: 'p2',
+        name: 'Nimbus Toaster',
+        price: 39,
+        currency: 'USD',
+        stock: 3,
+        images: ['https://shop.example.com/toaster.jpg'],
+      },
       { id: 'p3', name: 'Yoga Mat', price: 25, currency: 'USD', stock: 9, images: [] },
       { id: 'p4', name: 'Kick Scooter', price: 110, currency: 'USD', stock: 2, images: [] },
     ];
@@ -59,8 +73,22 @@ describe('AI agent after a website sync', () => {
 
     // The shop changes: a new product, a new price, a new photo, out of stock, one product removed.
     products = [
-      { id: 'p1', name: 'Aurora Electric Kettle', price: 1299.5, currency: 'USD', stock: 5, images: ['https://shop.example.com/kettle-v2.jpg'] },
-      { id: 'p2', name: 'Nimbus Toaster', price: 39, currency: 'USD', stock: 0, images: ['https://shop.example.com/toaster.jpg'] },
+      {
+        id: 'p1',
+        name: 'Aurora Electric Kettle',
+        price: 1299.5,
+        currency: 'USD',
+        stock: 5,
+        images: ['https://shop.example.com/kettle-v2.jpg'],
+      },
+      {
+        id: 'p2',
+        name: 'Nimbus Toaster',
+        price: 39,
+        currency: 'USD',
+        stock: 0,
+        images: ['https://shop.example.com/toaster.jpg'],
+      },
       { id: 'p3', name: 'Yoga Mat', price: 25, currency: 'USD', stock: 9, images: [] },
       { id: 'p5', name: 'Denim Jacket', price: 89, currency: 'USD', stock: 4, images: [] },
     ];
@@ -72,18 +100,27 @@ describe('AI agent after a website sync', () => {
     const kettle = await play('aurora kettle price');
     expect(kettle.reply).toContain('1,299.50 USD');
     expect(kettle.reply).not.toContain('49 USD');
-    expect((await play('photo of the aurora kettle please')).images).toEqual(['https://shop.example.com/kettle-v2.jpg']);
+    expect((await play('photo of the aurora kettle please')).images).toEqual([
+      'https://shop.example.com/kettle-v2.jpg',
+    ]);
     expect((await play('is the nimbus toaster in stock?')).reply).toContain('out of stock');
     expect((await play('do you have the kick scooter?')).handoff).toBe(true);
 
     // The same through a customer's conversation: the new photo is the one sent.
     const channel = await connectCustom(t, admin, platform, { path: '/custom/synced' });
-    const ack = await postCustom(t, channel, { senderId: 'synced-1', text: 'Can I see a picture of the Aurora kettle?' }).expect(200);
+    const ack = await postCustom(t, channel, {
+      senderId: 'synced-1',
+      text: 'Can I see a picture of the Aurora kettle?',
+    }).expect(200);
     const event = await eventReaches(t, admin, channel.id, ack.body.eventId);
     const conversationId = await conversationOfMessage(t, event.messageId as string);
     await eventually(async () => {
-      const sent = platform.received('/custom/synced').map((r) => r.json as { message: { type: string; url?: string } });
-      expect(sent.map((s) => s.message)).toContainEqual(expect.objectContaining({ type: 'IMAGE', url: 'https://shop.example.com/kettle-v2.jpg' }));
+      const sent = platform
+        .received('/custom/synced')
+        .map((r) => r.json as { message: { type: string; url?: string } });
+      expect(sent.map((s) => s.message)).toContainEqual(
+        expect.objectContaining({ type: 'IMAGE', url: 'https://shop.example.com/kettle-v2.jpg' }),
+      );
     });
     const detail = (await t.http.get(`/conversations/${conversationId}`).set(admin.headers).expect(200)).body;
     expect(detail.messages.filter((m: { senderType: string }) => m.senderType === 'AI')).toHaveLength(2);

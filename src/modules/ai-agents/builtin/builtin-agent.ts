@@ -61,7 +61,14 @@ export class BuiltinAgent {
         }
       }
       if (rows.items.length === 0 && parsed.smallTalk) {
-        return { text: parsed.language.answers.greeting, items: [], images: [], handoff: false, reason: null, rows: [] };
+        return {
+          text: parsed.language.answers.greeting,
+          items: [],
+          images: [],
+          handoff: false,
+          reason: null,
+          rows: [],
+        };
       }
     }
     if (rows.items.length === 0) return handoff(rows.reason ?? 'no confident match');
@@ -71,7 +78,8 @@ export class BuiltinAgent {
   /** The catalogue items a question is about (used by the LLM path to give it context). */
   async findItems(parsed: ParsedQuestion): Promise<{ items: AgentSearchRow[]; reason: string | null }> {
     const searchable = parsed.terms.filter((t) => t.text.length >= 2);
-    if (searchable.length === 0 && parsed.skus.length === 0) return { items: [], reason: 'the question names no product' };
+    if (searchable.length === 0 && parsed.skus.length === 0)
+      return { items: [], reason: 'the question names no product' };
     const rows = await this.catalogue.search(searchable, parsed.skus, CANDIDATES);
     return chooseItems(parsed, rows);
   }
@@ -85,7 +93,9 @@ function handoff(reason: string): AgentAnswer {
 export function handoffKeyword(message: string, keywords: readonly string[]): string | null {
   const text = ` ${normalizeText(message).replace(/[^a-z0-9]+/g, ' ')} `;
   for (const keyword of keywords) {
-    const k = normalizeText(keyword).replace(/[^a-z0-9]+/g, ' ').trim();
+    const k = normalizeText(keyword)
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
     if (k && text.includes(` ${k} `)) return keyword;
   }
   return null;

@@ -61,12 +61,21 @@ export function chooseItems(question: ParsedQuestion, rows: readonly AgentSearch
 
   const skuItems = scored.filter((s) => s.sku);
   if (skuItems.length > 0) {
-    const rest = cover(question, scored.filter((s) => !s.sku), new Set(skuItems.flatMap((s) => [...s.byTerm.keys()])));
+    const rest = cover(
+      question,
+      scored.filter((s) => !s.sku),
+      new Set(skuItems.flatMap((s) => [...s.byTerm.keys()])),
+    );
     return { items: [...skuItems, ...rest].slice(0, MAX_ANSWER_ITEMS).map((s) => s.row), reason: null };
   }
   const chosen = cover(question, scored, new Set());
   if (chosen.length === 0) return { items: [], reason: 'no confident match' };
-  return { items: withCategory(question, chosen, scored).slice(0, MAX_ANSWER_ITEMS).map((s) => s.row), reason: null };
+  return {
+    items: withCategory(question, chosen, scored)
+      .slice(0, MAX_ANSWER_ITEMS)
+      .map((s) => s.row),
+    reason: null,
+  };
 }
 
 /**
@@ -80,10 +89,12 @@ function withCategory(question: ParsedQuestion, chosen: Scored[], scored: Scored
     scored.flatMap((s) => [...s.byTerm.entries()].filter(([, v]) => v.field === 'category').map(([ord]) => ord)),
   );
   // byTerm keeps the best field per word; look at the raw hits for category matches too.
-  for (const s of scored) for (const h of s.row.hits) if (h.field === 'category' && h.score >= 1) categoryTerms.add(h.ord);
+  for (const s of scored)
+    for (const h of s.row.hits) if (h.field === 'category' && h.score >= 1) categoryTerms.add(h.ord);
   if (!content.every((ord) => categoryTerms.has(ord))) return chosen;
   const inCategory = scored.filter(
-    (s) => !chosen.includes(s) && s.row.hits.some((h) => h.field === 'category' && content.includes(h.ord) && h.score >= 1),
+    (s) =>
+      !chosen.includes(s) && s.row.hits.some((h) => h.field === 'category' && content.includes(h.ord) && h.score >= 1),
   );
   return [...chosen, ...inCategory];
 }

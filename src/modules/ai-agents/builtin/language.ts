@@ -57,7 +57,10 @@ function load(file: LanguageFile): LanguagePack {
 
 /** Lower case, accents dropped ("Café Crème" → "cafe creme"), the way the catalogue's search columns are. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** The shipped languages; the first is the default. Add a language by adding its data file here. */

@@ -23,7 +23,8 @@ import { AI_PROVIDERS, type AiProvider } from '../ai-agent.entity';
 export const MAX_HANDOFF_KEYWORDS = 50;
 
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
-const upper = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim().toUpperCase() : value);
+const upper = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' ? value.trim().toUpperCase() : value;
 const lowerEach = ({ value }: { value: unknown }): unknown =>
   Array.isArray(value) ? value.map((v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v)) : value;
 const trimEach = ({ value }: { value: unknown }): unknown =>
@@ -186,7 +187,8 @@ export class PlaygroundResponse {
   @ApiProperty({ enum: AI_PROVIDERS }) readonly provider: AiProvider;
   @ApiProperty() readonly latencyMs: number;
   @ApiPropertyOptional({ type: [String], description: 'Image URLs the agent would send' }) readonly images?: string[];
-  @ApiPropertyOptional({ description: 'Why it handed off, or why the LLM answer was replaced' }) readonly reason?: string;
+  @ApiPropertyOptional({ description: 'Why it handed off, or why the LLM answer was replaced' })
+  readonly reason?: string;
 }
 
 export class AiReplyDto {

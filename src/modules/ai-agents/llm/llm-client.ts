@@ -41,7 +41,10 @@ export class LlmClient {
   }
 
   /** The assistant's answer text. Times out after 20 s, retries once; throws LlmError when both fail. */
-  async chat(messages: readonly ChatMessage[], options: { model?: string | null; temperature: number }): Promise<string> {
+  async chat(
+    messages: readonly ChatMessage[],
+    options: { model?: string | null; temperature: number },
+  ): Promise<string> {
     this.requireConfigured();
     const body = JSON.stringify({
       model: options.model || this.config.llm.model || 'default',
@@ -76,7 +79,10 @@ export class LlmClient {
     const fallback = this.config.llm.model ? [this.config.llm.model] : [];
     if (!this.configured) return fallback;
     try {
-      const response = await fetch(this.url('/models'), { headers: this.headers(), signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(this.url('/models'), {
+        headers: this.headers(),
+        signal: AbortSignal.timeout(5_000),
+      });
       if (!response.ok) return fallback;
       const json = (await response.json()) as { data?: { id?: unknown }[]; models?: { name?: unknown }[] };
       const ids = (json.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
