@@ -88,10 +88,15 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
           return handles?.(ctx.message.text ?? '') ? 'handled' : 'continue';
         },
       });
-    // The real SLA (50) and automatic-ticket (100) stages hold two of these numbers: step them aside.
-    const real = pipeline
-      .list()
-      .filter((s) => s.order === InboundStageOrder.Sla || s.order === InboundStageOrder.Ticket);
+    // Real stages (SLA 50, automatic ticket 100, AI agent 410, suggested reply 420) hold some of
+    // these numbers: step them aside.
+    const taken: number[] = [
+      InboundStageOrder.Sla,
+      InboundStageOrder.Ticket,
+      InboundStageOrder.AiAgent,
+      InboundStageOrder.SuggestedReply,
+    ];
+    const real = pipeline.list().filter((s) => taken.includes(s.order));
     for (const s of real) pipeline.unregister(s.name);
     // Registered out of order on purpose: the numbers decide.
     stage('suggestion', InboundStageOrder.SuggestedReply, () => true, 'reply');
