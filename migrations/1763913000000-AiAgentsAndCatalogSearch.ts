@@ -52,8 +52,10 @@ export class AiAgentsAndCatalogSearch1763913000000 implements MigrationInterface
         ADD COLUMN agent_search text GENERATED ALWAYS AS (
           lower(immutable_unaccent(coalesce(name, '') || ' ' || coalesce(category, ''))) || ' ' || catalog_agent_words(keywords)
         ) STORED`);
+    // Not a partial index: with the question's word as a parameter of a LATERAL join, the planner
+    // never chose a partial trigram index (it scanned the workspace instead, 20x slower at 10,000 items).
     await q.query(
-      `CREATE INDEX catalog_items_agent_search_trgm_idx ON catalog_items USING gin (agent_search gin_trgm_ops) WHERE status = 'ON_SALE'`,
+      `CREATE INDEX catalog_items_agent_search_trgm_idx ON catalog_items USING gin (agent_search gin_trgm_ops)`,
     );
     await q.query(
       `CREATE INDEX catalog_items_agent_sku_idx ON catalog_items (workspace_id, agent_sku) WHERE status = 'ON_SALE' AND agent_sku <> ''`,

@@ -60,9 +60,20 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
     const workspaceId = this.workspaceId;
     return this.tx.run(async () => {
       const manager = this.tx.manager;
-      await manager.query(`SELECT set_config('pg_trgm.word_similarity_threshold', $1, true)`, [
-        CANDIDATE_WORD_SIMILARITY,
-      ]);
+      // For this statement only: the trigram threshold; no JIT (the row estimates of
+      // jsonb_to_recordset / regexp_split_to_table are large, and compiling cost seconds for a
+      // query that runs in milliseconds); the trigram index rather than a scan of the workspace
+      // (word_similarity on the index's matches only). The settings are put back afterwards.
+      const [previous] = await queryRows<{ seqscan: string; jit: string | null }>(
+        manager,
+        `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit,
+                set_config('pg_trgm.word_similarity_threshold', $1, true),
+                set_config('enable_seqscan', 'off', true)`,
+        [CANDIDATE_WORD_SIMILARITY],
+      );
+      if (previous?.jit !== null && previous?.jit !== undefined) {
+        await manager.query(`SELECT set_config('jit', 'off', true)`);
+      }
       const rows = await queryRows<AgentSearchRow>(
         manager,
         `WITH terms AS (
@@ -70,9 +81,13 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          ),
          cand AS (
            SELECT c.id FROM terms CROSS JOIN LATERAL (
-             SELECT i.id FROM catalog_items i
-             WHERE i.workspace_id = $1 AND i.status = 'ON_SALE' AND i.agent_search %> terms.t
-             ORDER BY word_similarity(terms.t, i.agent_search) DESC
+             SELECT m.id FROM (
+               -- only the trigram index can answer this (the fence keeps the workspace's b-trees out)
+               SELECT i.id, i.workspace_id, i.status, i.agent_search FROM catalog_items i
+               WHERE i.agent_search %> terms.t OFFSET 0
+             ) m
+             WHERE m.workspace_id = $1 AND m.status = 'ON_SALE'
+             ORDER BY word_similarity(terms.t, m.agent_search) DESC
              LIMIT ${CANDIDATES_PER_TERM}
            ) c
            UNION
@@ -116,6 +131,10 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          FROM ranked JOIN catalog_items i ON i.workspace_id = $1 AND i.id = ranked.id
          ORDER BY ranked.total DESC, i.id`,
         [workspaceId, JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
+      );
+      await manager.query(
+        `SELECT set_config('enable_seqscan', $1, true)${previous?.jit ? `, set_config('jit', $2, true)` : ''}`,
+        previous?.jit ? [previous.seqscan, previous.jit] : [previous?.seqscan ?? 'on'],
       );
       return rows.map((r) => ({ ...r, hits: r.hits.map((h) => ({ ...h, score: Number(h.score) })) }));
     });
