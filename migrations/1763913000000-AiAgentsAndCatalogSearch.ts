@@ -27,7 +27,7 @@ export class AiAgentsAndCatalogSearch1763913000000 implements MigrationInterface
         handoff_message text,
         provider text NOT NULL CHECK (provider IN ('BUILTIN', 'OPENAI_COMPATIBLE')),
         model text,
-        temperature real NOT NULL DEFAULT 0.3 CHECK (temperature >= 0 AND temperature <= 2),
+        temperature double precision NOT NULL DEFAULT 0.3 CHECK (temperature >= 0 AND temperature <= 2),
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT ai_agents_workspace_id_key UNIQUE (workspace_id, id)

@@ -40,7 +40,7 @@ export class AiAgentEntity {
   @Column('text', { nullable: true })
   model: string | null;
 
-  @Column('real')
+  @Column('double precision')
   temperature: number;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
