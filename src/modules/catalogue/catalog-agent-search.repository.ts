@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogItemEntity, type CatalogPrice } from './catalog-item.entity';
-import { queryRows } from './sql.util';
 
 /** One word of the customer's question as the matcher sends it (already lower-case and unaccented). */
 export interface AgentSearchTerm {
@@ -57,25 +56,22 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
 
   search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit: number): Promise<AgentSearchRow[]> {
     if (terms.length === 0 && skus.length === 0) return Promise.resolve([]);
-    const workspaceId = this.workspaceId;
-    return this.tx.run(async () => {
-      const manager = this.tx.manager;
+    return this.transaction(async () => {
       // For this statement only: the trigram threshold; no JIT (the row estimates of
       // jsonb_to_recordset / regexp_split_to_table are large, and compiling cost seconds for a
       // query that runs in milliseconds); the trigram index rather than a scan of the workspace
       // (word_similarity on the index's matches only). The settings are put back afterwards.
-      const [previous] = await queryRows<{ seqscan: string; jit: string | null }>(
-        manager,
-        `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit,
-                set_config('pg_trgm.word_similarity_threshold', $1, true),
+      // ($1 is always the caller's workspace.)
+      const [previous] = await this.queryRows<{ seqscan: string; jit: string | null }>(
+        `SELECT $1::uuid AS workspace, current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit,
+                set_config('pg_trgm.word_similarity_threshold', $2, true),
                 set_config('enable_seqscan', 'off', true)`,
         [CANDIDATE_WORD_SIMILARITY],
       );
       if (previous?.jit !== null && previous?.jit !== undefined) {
-        await manager.query(`SELECT set_config('jit', 'off', true)`);
+        await this.query(`SELECT $1::uuid AS workspace, set_config('jit', 'off', true)`);
       }
-      const rows = await queryRows<AgentSearchRow>(
-        manager,
+      const rows = await this.queryRows<AgentSearchRow>(
         `WITH terms AS (
            SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
          ),
@@ -130,10 +126,10 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          SELECT i.id, i.name, i.price, i.currency, i.description, i.sku, i.category, i.stock, i.images, ranked.hits
          FROM ranked JOIN catalog_items i ON i.workspace_id = $1 AND i.id = ranked.id
          ORDER BY ranked.total DESC, i.id`,
-        [workspaceId, JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
+        [JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
       );
-      await manager.query(
-        `SELECT set_config('enable_seqscan', $1, true)${previous?.jit ? `, set_config('jit', $2, true)` : ''}`,
+      await this.query(
+        `SELECT $1::uuid AS workspace, set_config('enable_seqscan', $2, true)${previous?.jit ? `, set_config('jit', $3, true)` : ''}`,
         previous?.jit ? [previous.seqscan, previous.jit] : [previous?.seqscan ?? 'on'],
       );
       return rows.map((r) => ({ ...r, hits: r.hits.map((h) => ({ ...h, score: Number(h.score) })) }));
