@@ -63,6 +63,7 @@ const MODULES: BenchModule[] = [
   catalogue,
   script('analytics', 'analytics.js', 'databaseUrl'),
   script('automations', 'automations.js'),
+  script('ai-agent', 'ai-agent.js'),
 ];
 
 async function main(): Promise<void> {

@@ -9,6 +9,7 @@ import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbo
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
 import { CreateAutomations1763912000000 } from './1763912000000-CreateAutomations';
+import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsAndCatalogSearch';
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
   CreateAutomations1763912000000,
+  AiAgentsAndCatalogSearch1763913000000,
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
 ];

@@ -4,6 +4,7 @@ export enum QueueName {
   Catalog = 'catalog',
   Inbound = 'inbound',
   Outbound = 'outbound',
+  Ai = 'ai',
 }
 
 /**
@@ -11,6 +12,7 @@ export enum QueueName {
  * Add a job here, in its module's `jobs/` folder, and nowhere else.
  */
 export enum JobName {
+  AiAgentReply = 'ai-agent.reply',
   ApiTokenTouch = 'api-token.touch',
   CatalogWebsiteSync = 'catalog.website-sync',
   InboundEventProcess = 'inbound.event.process',
