@@ -62,6 +62,14 @@ export class AppModule {
             level: config.logLevel,
             genReqId: (req) => requestIdOf(req),
             autoLogging: config.env !== 'test',
+            ...(config.logFormat === 'pretty'
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' },
+                  },
+                }
+              : {}),
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
           },
         }),

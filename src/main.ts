@@ -2,13 +2,20 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './core/config/app-config';
 import { createApp } from './create-app';
 import { Logger } from 'nestjs-pino';
+import { existsSync } from 'node:fs';
+import { DatabaseRuntime } from './core/database/database-runtime';
+import { startBanner } from './core/logging/start-banner';
+import { JobQueueService } from './core/queue/job-queue.service';
 
 async function main(): Promise<void> {
+  // A `.env` file in the working directory is read first; variables already set win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
     // The one place the environment is read.
     // eslint-disable-next-line no-restricted-properties
-    config = loadConfig(process.env);
+    const env = process.env;
+    config = loadConfig({ ...env, LOG_FORMAT: env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json') });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -23,12 +30,17 @@ async function main(): Promise<void> {
   } else {
     await app.listen(config.port);
   }
+  const address = config.role === 'worker' ? null : app.getHttpServer().address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
   app
     .get(Logger)
-    .log(
-      `Support Inbox Service ready (role ${config.role}, port ${config.port}) in ${Date.now() - started} ms`,
-      'Main',
-    );
+    .log(`Support Inbox Service ready (role ${config.role}, port ${port}) in ${Date.now() - started} ms`, 'Main');
+  if (config.role !== 'worker') {
+    const engine = app.get(DatabaseRuntime).engine;
+    const jobs = app.get(JobQueueService).redisConfigured ? 'redis' : 'inline';
+    // Give the asynchronous log transport a moment so the block comes after the logs.
+    setTimeout(() => process.stdout.write(startBanner(config, engine, jobs, port)), 50).unref();
+  }
 }
 
 void main().catch((error: unknown) => {
