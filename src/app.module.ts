@@ -12,6 +12,7 @@ import { ConfigModule } from 'src/core/config/config.module';
 import { CoreModule } from 'src/core/core.module';
 import { DatabaseModule } from 'src/core/database/database.module';
 import { HealthModule } from 'src/core/health/health.module';
+import { MetricsModule } from 'src/core/metrics/metrics.module';
 import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
@@ -78,6 +79,7 @@ export class AppModule {
         DatabaseModule,
         QueueModule,
         HealthModule,
+        MetricsModule,
         ...(runsTimers ? [ScheduleModule.forRoot()] : []),
         ...DOMAIN_MODULES,
       ],

@@ -5,6 +5,7 @@ import type { AppConfig } from 'src/core/config/app-config';
 import type { NextFunction, Request, Response } from 'express';
 import { validationException } from 'src/core/errors/validation-errors';
 import { HttpExceptionFilter } from 'src/core/errors/http-exception.filter';
+import { httpMetricsMiddleware } from 'src/core/metrics/http-metrics';
 import { buildOpenApiDocument } from './openapi';
 import { requestIdOf } from './request-id';
 
@@ -26,6 +27,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  app.use(httpMetricsMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader('x-request-id', requestIdOf(req));
     next();

@@ -124,6 +124,14 @@ describe('OpenAPI document (/docs-json)', () => {
     expect(bad).toEqual([]);
   });
 
+  it('keeps CORS off by default', async () => {
+    const res = await t.http
+      .options('/conversations')
+      .set('Origin', 'http://localhost:5173')
+      .set('Access-Control-Request-Method', 'GET');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   function resolve(ref: string): Record<string, unknown> {
     return ref
       .replace(/^#\//, '')
