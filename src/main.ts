@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './core/config/app-config';
 import { createApp } from './create-app';
 import { Logger } from 'nestjs-pino';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { DatabaseRuntime } from './core/database/database-runtime';
 import { startBanner } from './core/logging/start-banner';
 import { JobQueueService } from './core/queue/job-queue.service';
+import { WORKER_HEARTBEAT_FILE, WORKER_HEARTBEAT_INTERVAL_MS } from './core/health/heartbeat';
 
 async function main(): Promise<void> {
   // A `.env` file in the working directory is read first; variables already set win.
@@ -27,6 +28,10 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   if (config.role === 'worker') {
     await app.init();
+    // No HTTP port: the container healthcheck reads this heartbeat (src/healthcheck.ts).
+    const beat = (): void => writeFileSync(WORKER_HEARTBEAT_FILE, String(Date.now()));
+    beat();
+    setInterval(beat, WORKER_HEARTBEAT_INTERVAL_MS).unref();
   } else {
     await app.listen(config.port);
   }
