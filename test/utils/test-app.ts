@@ -7,7 +7,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { type AppConfig, loadConfig } from 'src/core/config/app-config';
 import { JobQueueService } from 'src/core/queue/job-queue.service';
-import { buildOpenApiDocument } from 'src/core/http/openapi';
+import { buildOpenApiDocument, openApiDocumentOf } from 'src/core/http/openapi';
 import { createApp } from 'src/create-app';
 import { OpenApiResponseChecker } from './openapi-responses';
 import { copyEmbeddedTemplate, createDatabaseFromTemplate, embeddedTemplateDir } from './template-db';
@@ -77,7 +77,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await createApp(config);
   // Every JSON response of every e2e file is checked against the OpenAPI document (see close()).
   const checker =
-    outer.OPENAPI_RESPONSE_CHECK === 'off' ? null : new OpenApiResponseChecker(buildOpenApiDocument(app, config));
+    outer.OPENAPI_RESPONSE_CHECK === 'off'
+      ? null
+      : new OpenApiResponseChecker(openApiDocumentOf(app) ?? buildOpenApiDocument(app, config));
   checker?.install(app);
   if (options.listen) await app.listen(0, '127.0.0.1');
   else await app.init();

@@ -138,6 +138,13 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+const documents = new WeakMap<INestApplication, OpenAPIObject>();
+
+/** The document configureApp built and serves for this app (tests check responses against it). */
+export function openApiDocumentOf(app: INestApplication): OpenAPIObject | undefined {
+  return documents.get(app);
+}
+
 /** The OpenAPI document of the running application (served at /docs-json). */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -164,6 +171,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       { type: 'apiKey', in: 'header', name: 'x-workspace-id', description: 'Workspace id; needed with a user JWT' },
       WORKSPACE_SECURITY,
     );
-  const document = SwaggerModule.createDocument(app, builder.build());
-  return completeDocument(document);
+  const document = completeDocument(SwaggerModule.createDocument(app, builder.build()));
+  documents.set(app, document);
+  return document;
 }
