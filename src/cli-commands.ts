@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { AppModule } from 'src/app.module';
 import { ROLES, type Role } from 'src/core/auth/roles';
 import { loadConfig } from 'src/core/config/app-config';
+import { seedDemo } from 'src/demo-seed';
 import { AppException } from 'src/core/errors/app.exception';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { UsersService } from 'src/modules/users';
@@ -37,6 +38,12 @@ export const COMMANDS: Record<string, CommandHelp> = {
   'user:list': {
     usage: 'user:list [--workspace ID]',
     summary: "List a workspace's members with their roles, or every user and their workspaces.",
+  },
+  'demo:seed': {
+    usage: 'demo:seed [--workspace ID]',
+    summary:
+      'Fill a workspace (default: the first one) with demo contacts, a Custom Channel, conversations, tickets and a catalogue.',
+    details: 'Runs the public API in-process; the Custom Channel and its conversations need the ENTERPRISE plan.',
   },
   'user:password': {
     usage: 'user:password --email EMAIL [--password PASSWORD]',
@@ -141,6 +148,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     throw new UsageError('--password must be at least 8 characters', command);
 
   const config = loadConfig({ ...env, APP_ROLE: 'cli', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+  if (command === 'demo:seed') return seedDemo(config, args.workspace);
   const app = await NestFactory.createApplicationContext(AppModule.register(config), {
     logger: ['error'],
     abortOnError: false,
