@@ -8,6 +8,23 @@ import type { NextFunction, Request, Response } from 'express';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
+/**
+ * OpenAPI 3.0's `nullable: true` as JSON Schema: `anyOf: [null, the schema]`. (Ajv's own `nullable`
+ * support only relaxes `type`, so `{nullable, type: object, allOf: [$ref]}` — what @nestjs/swagger
+ * emits for a nullable nested DTO — would still reject null.)
+ */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === 'example' ? value : toJsonSchema(value);
+  if (out.nullable === true) {
+    delete out.nullable;
+    return { anyOf: [{ type: 'null' }, out] };
+  }
+  return out;
+}
+
 export interface ResponseMismatch {
   readonly operation: string;
   readonly status: number;
@@ -25,7 +42,10 @@ export class OpenApiResponseChecker {
   private readonly ajv: Ajv;
   private readonly cache = new Map<string, ValidateFunction | null>();
 
+  private readonly components: unknown;
+
   constructor(private readonly document: OpenAPIObject) {
+    this.components = toJsonSchema(document.components);
     this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
   }
@@ -50,7 +70,9 @@ export class OpenApiResponseChecker {
       { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
     const schema = response?.content?.['application/json']?.schema;
     // Refs stay `#/components/...`: the compiled root carries the document's components.
-    const validate = schema ? this.ajv.compile({ ...schema, components: this.document.components }) : null;
+    const validate = schema
+      ? this.ajv.compile({ ...(toJsonSchema(schema) as Record<string, unknown>), components: this.components })
+      : null;
     this.cache.set(key, validate);
     return validate;
   }

@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Headers, Inject } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { timingSafeEqual } from 'node:crypto';
 import { Public } from 'src/core/auth/decorators/auth.decorators';
@@ -26,7 +27,6 @@ export class MetricsController {
 
   @Get()
   @Public()
-  @Header('Content-Type', metricsRegistry.contentType)
   @ApiOperation({ summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN when that is set)' })
   @ApiSecurity('bearer')
   @ApiOkResponse({
@@ -34,11 +34,16 @@ export class MetricsController {
     content: { 'text/plain': { schema: { type: 'string' } } },
   })
   @ApiUnauthorizedResponse({ description: 'METRICS_TOKEN is set and the bearer token does not match' })
-  async metrics(@Headers('authorization') authorization?: string): Promise<string> {
+  async metrics(
+    @Res({ passthrough: true }) res: Response,
+    @Headers('authorization') authorization?: string,
+  ): Promise<string> {
     const token = this.config.metricsToken;
     if (token && !sameSecret(authorization ?? '', `Bearer ${token}`))
       throw AppException.unauthenticated('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     await this.collect();
+    // Set here, not with @Header: an error (401) stays JSON.
+    res.type(metricsRegistry.contentType);
     return metricsRegistry.metrics();
   }
 
