@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { SweepTimer } from 'src/core/scheduling/sweep-timer';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogWebsitesService } from './catalog-websites.service';
 import { CatalogueSystemRepository } from './catalogue-system.repository';
@@ -21,7 +22,8 @@ const CLAIM_LIMIT = 50;
 @Injectable()
 export class CatalogueScheduler {
   private readonly logger = new Logger('CatalogueScheduler');
-  private ticking = false;
+  private readonly syncTimer = new SweepTimer(this.logger, 'Catalogue sync tick failed');
+  private readonly cleanupTimer = new SweepTimer(this.logger, 'Catalogue import cleanup failed');
 
   constructor(
     private readonly system: CatalogueSystemRepository,
@@ -31,15 +33,7 @@ export class CatalogueScheduler {
 
   @Interval(SYNC_TICK_MS)
   async syncTick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      await this.startDueSyncs();
-    } catch (error) {
-      this.logger.error({ err: error }, 'Catalogue sync tick failed');
-    } finally {
-      this.ticking = false;
-    }
+    await this.syncTimer.run(() => this.startDueSyncs());
   }
 
   /** Claims due connections of every workspace and starts a SCHEDULE run for each; returns the runs started. */
@@ -56,11 +50,9 @@ export class CatalogueScheduler {
 
   @Interval(IMPORT_CLEANUP_MS)
   async cleanupImports(): Promise<void> {
-    try {
+    await this.cleanupTimer.run(async () => {
       const deleted = await this.system.deleteExpiredImports();
       if (deleted > 0) this.logger.log(`Deleted ${deleted} expired catalogue import session(s)`);
-    } catch (error) {
-      this.logger.error({ err: error }, 'Catalogue import cleanup failed');
-    }
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval, Timeout } from '@nestjs/schedule';
+import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { OutboundDeliveryService } from './outbound-delivery.service';
 import { OutboundSweepRepository } from './outbound-sweep.repository';
 
@@ -7,6 +8,7 @@ const SWEEP_INTERVAL_MS = 30_000;
 const STARTUP_DELAY_MS = 1_000;
 const STALE_MS = 60_000;
 const BATCH = 500;
+const MAX_ROUNDS = 20;
 
 /**
  * Outbound messages are never stuck PENDING: at start-up every due one is re-queued (in-process
@@ -15,7 +17,7 @@ const BATCH = 500;
 @Injectable()
 export class OutboundRecoveryService {
   private readonly logger = new Logger('OutboundRecovery');
-  private running = false;
+  private readonly timer = new SweepTimer(this.logger, 'Outbound recovery sweep failed', 'warn');
 
   constructor(
     private readonly sweeps: OutboundSweepRepository,
@@ -24,36 +26,22 @@ export class OutboundRecoveryService {
 
   @Timeout(STARTUP_DELAY_MS)
   async onStartup(): Promise<void> {
-    await this.safely(0);
+    await this.timer.run(() => this.sweep(0));
   }
 
   @Interval(SWEEP_INTERVAL_MS)
   async onInterval(): Promise<void> {
-    await this.safely(STALE_MS);
+    await this.timer.run(() => this.sweep(STALE_MS));
   }
 
   /** One sweep; exposed for tests and operators. Returns how many messages were re-queued. */
   async sweep(olderThanMs = STALE_MS): Promise<number> {
-    let requeued = 0;
-    for (let round = 0; round < 20; round++) {
+    const requeued = await sweepInRounds(BATCH, MAX_ROUNDS, async () => {
       const due = await this.sweeps.takeDue(olderThanMs, BATCH);
       await Promise.all(due.map((m) => this.delivery.enqueue(m.workspaceId, m.id, `${m.id}-sweep-${m.attempts}`)));
-      requeued += due.length;
-      if (due.length < BATCH) break;
-    }
+      return due.length;
+    });
     if (requeued) this.logger.log({ requeued }, 'Recovered outbound messages');
     return requeued;
-  }
-
-  private async safely(olderThanMs: number): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.sweep(olderThanMs);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Outbound recovery sweep failed');
-    } finally {
-      this.running = false;
-    }
   }
 }
