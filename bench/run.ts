@@ -15,6 +15,7 @@ const SCRIPTS: Record<string, { file: string; needs?: string }> = {
   inbox: { file: 'inbox.js' },
   catalogue: { file: 'catalogue.js' },
   conversations: { file: 'conversations.js', needs: 'DATABASE_URL' },
+  analytics: { file: 'analytics.js', needs: 'DATABASE_URL' },
 };
 
 function runScript(file: string): Promise<number> {
