@@ -6,6 +6,7 @@ WORKDIR /app
 # swagger-ui-dist's postinstall would report the build to a third party otherwise.
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
+COPY scripts ./scripts
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
