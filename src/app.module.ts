@@ -12,6 +12,7 @@ import { ConfigModule } from 'src/core/config/config.module';
 import { CoreModule } from 'src/core/core.module';
 import { DatabaseModule } from 'src/core/database/database.module';
 import { HealthModule } from 'src/core/health/health.module';
+import { MetricsModule } from 'src/core/metrics/metrics.module';
 import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
@@ -68,6 +69,18 @@ export class AppModule {
             level: config.logLevel,
             genReqId: (req) => requestIdOf(req),
             autoLogging: config.env !== 'test',
+            // "GET /conversations 200 in 12ms" instead of "request completed".
+            customSuccessMessage: (req, res, responseTime) =>
+              `${req.method} ${req.url} ${res.statusCode} in ${Math.round(responseTime)}ms`,
+            customErrorMessage: (req, res, error) => `${req.method} ${req.url} ${res.statusCode}: ${error.message}`,
+            ...(config.logFormat === 'pretty'
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,req,res' },
+                  },
+                }
+              : {}),
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
           },
         }),
@@ -76,6 +89,7 @@ export class AppModule {
         DatabaseModule,
         QueueModule,
         HealthModule,
+        MetricsModule,
         ...(runsTimers ? [ScheduleModule.forRoot()] : []),
         ...DOMAIN_MODULES,
       ],

@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './core/config/app-config';
 import { configureApp } from './core/http/configure-app';
+import { StartupAwareLogger } from './core/logging/startup-logger';
 
 /** Builds the configured HTTP application (main.ts and the e2e tests share this). */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
@@ -14,7 +15,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     // Throw instead of process.exit on a wiring error: main.ts reports it, tests see it.
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
-  configureApp(app);
+  app.useLogger(new StartupAwareLogger(app.get(Logger)));
+  configureApp(app, config);
   return app;
 }

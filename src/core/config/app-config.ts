@@ -44,6 +44,12 @@ export interface AppConfig {
     readonly lineApiBaseUrl: string;
   };
   readonly llm: { readonly baseUrl: string | null; readonly apiKey: string | null; readonly model: string | null };
+  /** Console format: `pretty` (pino-pretty) when stdout is a terminal or LOG_FORMAT=pretty, `json` otherwise. */
+  readonly logFormat: 'json' | 'pretty';
+  /** CORS_ORIGINS: null = CORS off; `*` = any origin; otherwise the allowed origins. */
+  readonly corsOrigins: '*' | readonly string[] | null;
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -152,6 +158,13 @@ export function loadConfig(env: Env): AppConfig {
   };
   const llm = { baseUrl: url('LLM_BASE_URL', null), apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || null };
 
+  const logFormatRaw = (env.LOG_FORMAT ?? '').toLowerCase();
+  if (logFormatRaw && logFormatRaw !== 'json' && logFormatRaw !== 'pretty')
+    problems.push(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  // main.ts defaults LOG_FORMAT to pretty when stdout is a terminal.
+  const logFormat: 'json' | 'pretty' = logFormatRaw === 'pretty' ? 'pretty' : 'json';
+  const corsOrigins = parseCorsOrigins(env.CORS_ORIGINS, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   if (!jwtSecret || !encryptionKeyRaw) {
@@ -183,7 +196,30 @@ export function loadConfig(env: Env): AppConfig {
     outbound,
     platforms,
     llm,
+    logFormat,
+    corsOrigins,
+    metricsToken: env.METRICS_TOKEN || null,
   };
+}
+
+/** `CORS_ORIGINS`: unset/empty = off, `*` = any origin, else a comma-separated list of origins. */
+function parseCorsOrigins(raw: string | undefined, problems: string[]): '*' | string[] | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  if (value === '*') return '*';
+  const origins = value
+    .split(',')
+    .map((part) => part.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const origin of origins) {
+    try {
+      const parsed = new URL(origin);
+      if (parsed.origin !== origin) throw new Error('not an origin');
+    } catch {
+      problems.push(`CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (got "${origin}")`);
+    }
+  }
+  return origins;
 }
 interface DevSecrets {
   jwtSecret: string;

@@ -96,6 +96,11 @@ export class InlineDriver {
     });
   }
 
+  /** Jobs running or waiting for a retry in this process. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   /** Resolves once no job is pending (tests use it to wait for side effects). */
   async drain(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending.values()]);

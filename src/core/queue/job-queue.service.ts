@@ -9,7 +9,8 @@ import { APP_CONFIG } from 'src/core/config/config.constants';
 import type { AppConfig } from 'src/core/config/app-config';
 import { BullMqDriver, redisAnswers } from './bullmq.driver';
 import { InlineDriver } from './inline.driver';
-import { JobName } from './job-names';
+import { JobName, QueueName } from './job-names';
+import { jobFallbacks } from 'src/core/metrics/metrics';
 import type { EnqueueOptions, JobBackend, JobPayload, JobQueue } from './job-queue.port';
 import { JobRegistry } from './job-registry';
 
@@ -58,10 +59,18 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
         return;
       } catch (error) {
         this.fallbacks++;
+        jobFallbacks.inc();
         this.logger.warn({ job: name, err: (error as Error).message }, 'Redis unavailable: running job in-process');
       }
     }
     this.inline.enqueue(name, data, options);
+  }
+
+  /** Queue depths for /metrics: BullMQ's counts per queue and state, plus pending in-process jobs. */
+  async depths(): Promise<{ queue: string; state: string; count: number }[]> {
+    const rows = [{ queue: 'inline', state: 'pending', count: this.inline.pendingCount }];
+    if (this.bull?.ready()) rows.push(...(await this.bull.counts(Object.values(QueueName))));
+    return rows;
   }
 
   backend(): JobBackend {

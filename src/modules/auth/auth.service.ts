@@ -8,7 +8,7 @@ import { ErrorCode } from 'src/core/errors/error-codes';
 import { RateLimiterService } from 'src/core/http/rate-limiter.service';
 import { DUMMY_PASSWORD_HASH, type UserEntity, UsersService, verifyPassword } from 'src/modules/users';
 import { WorkspacesService } from 'src/modules/workspaces';
-import type { LoginDto, LoginResponse, SignupDto } from './dto/auth.dto';
+import type { ChangePasswordDto, LoginDto, LoginResponse, SignupDto } from './dto/auth.dto';
 
 @Injectable()
 export class AuthService {
@@ -43,6 +43,15 @@ export class AuthService {
       return created;
     });
     return this.session(user);
+  }
+
+  /** PUT /auth/password: wrong current passwords count against the login limit of this user. */
+  async changePassword(userId: string, dto: ChangePasswordDto): Promise<void> {
+    const rule = this.config.auth.loginRateLimit;
+    const key = `password:${userId}`;
+    await this.limiter.consume('login', rule, key);
+    await this.users.changePassword(userId, dto.currentPassword, dto.newPassword);
+    await this.limiter.reset('login', rule, key);
   }
 
   async session(user: UserEntity): Promise<LoginResponse> {
