@@ -8,6 +8,7 @@ import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsA
 import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
+import { InboundEventRawBody1763909000000 } from './1763909000000-InboundEventRawBody';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ConversationInbox1763800500000,
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
+  InboundEventRawBody1763909000000,
 ];

@@ -12,6 +12,7 @@ import { ConfigModule } from 'src/core/config/config.module';
 import { CoreModule } from 'src/core/core.module';
 import { DatabaseModule } from 'src/core/database/database.module';
 import { HealthModule } from 'src/core/health/health.module';
+import { redactedError, redactedRequest, redactedResponse } from 'src/core/http/log-redaction';
 import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
 import { TenantContextInterceptor } from 'src/core/tenancy/tenant-context.interceptor';
@@ -62,7 +63,9 @@ export class AppModule {
             level: config.logLevel,
             genReqId: (req) => requestIdOf(req),
             autoLogging: config.env !== 'test',
-            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            // Credentials never reach the log: every receiver's signature/secret header, hub.* query
+            // parameters, authorization, cookies, tokens; SQL parameter values (issue 9).
+            serializers: { req: redactedRequest, res: redactedResponse, err: redactedError },
           },
         }),
         JwtModule.register({ global: true, secret: config.auth.jwtSecret }),

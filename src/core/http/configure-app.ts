@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { validationException } from 'src/core/errors/validation-errors';
 import { HttpExceptionFilter } from 'src/core/errors/http-exception.filter';
+import { inputGuard } from './input-guard';
 import { requestIdOf } from './request-id';
 
 /** JSON bodies up to this size; platform webhooks batch, so it is well above their 3 MB. */
@@ -22,6 +23,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.enableShutdownHooks();
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });
+  // After the parsers, before guards and pipes: NUL and deep nesting are a 400, never a 500.
+  app.use(inputGuard);
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use((req: Request, res: Response, next: NextFunction) => {

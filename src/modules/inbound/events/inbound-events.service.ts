@@ -1,3 +1,4 @@
+import { containsNul, sanitizeJson } from 'src/core/http/input-guard';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
@@ -33,7 +34,12 @@ export class InboundEventsService {
   }
 
   /** Stores drafts (possibly of several workspaces: one Meta POST can name pages of different workspaces) and enqueues each. */
-  async store(drafts: readonly InboundEventDraft[]): Promise<WebhookAckResponse> {
+  /**
+   * A signed event is always stored (issue 9): PostgreSQL cannot hold U+0000 in text or jsonb, so a
+   * payload holding one is stored sanitised (U+0000 → U+FFFD) with the request's raw bytes kept in
+   * `raw_body`; a NUL in a customer's text never loses the message.
+   */
+  async store(drafts: readonly InboundEventDraft[], rawBody?: Buffer): Promise<WebhookAckResponse> {
     const byWorkspace = new Map<string, InboundEventDraft[]>();
     for (const draft of drafts) {
       byWorkspace.set(draft.connection.workspaceId, [...(byWorkspace.get(draft.connection.workspaceId) ?? []), draft]);
@@ -45,9 +51,10 @@ export class InboundEventsService {
           group.map((d) => ({
             channelId: d.connection.id,
             channelType: d.connection.type,
-            senderKey: d.senderKey,
-            externalId: d.externalId,
-            payload: d.payload,
+            senderKey: d.senderKey === null ? null : sanitizeJson(d.senderKey),
+            externalId: d.externalId === null ? null : sanitizeJson(d.externalId),
+            payload: sanitizeJson(d.payload),
+            rawBody: rawBody && containsNul([d.payload, d.senderKey, d.externalId]) ? rawBody : null,
           })),
         ),
       );
