@@ -3,6 +3,8 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import { AuthGuard } from 'src/core/auth/auth.guard';
 import { PermissionGuard } from 'src/core/auth/permission.guard';
 import { ScopesGuard } from 'src/core/auth/scopes.guard';
@@ -52,21 +54,23 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
 @Module({})
 export class AppModule {
   /** The whole service for one validated configuration; APP_ROLE decides whether timers run here. */
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, options: { logStream?: DestinationStream } = {}): DynamicModule {
     const runsTimers = config.role === 'all' || config.role === 'worker';
+    const pinoOptions: PinoHttpOptions = {
+      level: config.logLevel,
+      genReqId: (req) => requestIdOf(req),
+      autoLogging: config.env !== 'test',
+      // Credentials never reach the log: every receiver's signature/secret header, hub.* query
+      // parameters, authorization, cookies, tokens; SQL parameter values (issue 9).
+      serializers: { req: redactedRequest, res: redactedResponse, err: redactedError },
+    };
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: (req) => requestIdOf(req),
-            autoLogging: config.env !== 'test',
-            // Credentials never reach the log: every receiver's signature/secret header, hub.* query
-            // parameters, authorization, cookies, tokens; SQL parameter values (issue 9).
-            serializers: { req: redactedRequest, res: redactedResponse, err: redactedError },
-          },
+          // Default destination (stdout), or the test's capture stream.
+          pinoHttp: options.logStream ? [pinoOptions, options.logStream] : pinoOptions,
         }),
         JwtModule.register({ global: true, secret: config.auth.jwtSecret }),
         CoreModule,

@@ -31,6 +31,8 @@ export interface TestAppOptions {
   readonly reuse?: { dataDir: string; databaseUrl?: string };
   /** Listen on a real port (for load tools and platform callbacks). */
   readonly listen?: boolean;
+  /** Where the service's logs go (default stdout; the log-secrets test captures them). */
+  readonly logStream?: { write(line: string): void };
 }
 
 /**
@@ -70,7 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   };
   const config = loadConfig(env);
-  const app = await createApp(config);
+  const app = await createApp(config, { logStream: options.logStream });
   if (options.listen) await app.listen(0, '127.0.0.1');
   else await app.init();
   const jobs = app.get(JobQueueService);

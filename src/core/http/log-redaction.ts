@@ -1,4 +1,3 @@
-
 /** Header names whose value is a credential: every receiver's signature and secret headers included. */
 const SECRET_HEADER = /authorization|cookie|signature|secret|token|api-?key|x-.*-key$/i;
 /** Query parameters whose value is a credential (Meta's `hub.verify_token`, `hub.challenge` …). */
