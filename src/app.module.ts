@@ -72,7 +72,12 @@ export class AppModule {
           // Default destination (stdout), or the test's capture stream.
           pinoHttp: options.logStream ? [pinoOptions, options.logStream] : pinoOptions,
         }),
-        JwtModule.register({ global: true, secret: config.auth.jwtSecret }),
+        JwtModule.register({
+          global: true,
+          secret: config.auth.jwtSecret,
+          signOptions: { algorithm: 'HS256' },
+          verifyOptions: { algorithms: ['HS256'] },
+        }),
         CoreModule,
         DatabaseModule,
         QueueModule,

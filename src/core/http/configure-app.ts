@@ -2,6 +2,9 @@ import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
 import { validationException } from 'src/core/errors/validation-errors';
 import { HttpExceptionFilter } from 'src/core/errors/http-exception.filter';
 import { inputGuard } from './input-guard';
@@ -20,13 +23,17 @@ export const VALIDATION_PIPE = new ValidationPipe({
 
 /** Everything main.ts and the e2e tests share: one app, configured once. */
 export function configureApp(app: NestExpressApplication): INestApplication {
+  const config = app.get<AppConfig>(APP_CONFIG);
   app.enableShutdownHooks();
+  // Security headers on every answer (nosniff, frame-ancestors/X-Frame-Options, HSTS, referrer policy, CSP).
+  app.use(helmet());
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });
   // After the parsers, before guards and pipes: NUL and deep nesting are a 400, never a 500.
   app.use(inputGuard);
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // TRUST_PROXY decides how the client IP (login limits) is read behind a load balancer.
+  app.set('trust proxy', config.http.trustProxy);
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader('x-request-id', requestIdOf(req));
     next();
@@ -34,6 +41,8 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.useGlobalPipes(VALIDATION_PIPE);
   app.useGlobalFilters(new HttpExceptionFilter());
 
+  // /docs and /docs-json: on in development and test, off in production unless DOCS_ENABLED=true.
+  if (!config.http.docsEnabled) return app;
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -22,7 +22,7 @@ export class CatalogWebsitesController {
   constructor(private readonly websites: CatalogWebsitesService) {}
 
   @Get()
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiOkResponse({ description: '{data: WebsiteResponse[], nextCursor}' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListWebsitesQuery): Promise<Page<WebsiteResponse>> {
     return this.websites.list(ctx, query);
@@ -37,7 +37,7 @@ export class CatalogWebsitesController {
   }
 
   @Get(':id')
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiOkResponse({ type: WebsiteResponse })
   get(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<WebsiteResponse> {
     return this.websites.get(ctx, id);
@@ -75,7 +75,7 @@ export class CatalogWebsitesController {
   }
 
   @Get(':id/runs')
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiOkResponse({ description: '{data: WebsiteRunResponse[], nextCursor}, newest first' })
   runs(
     @CurrentCtx() ctx: TenantContext,
