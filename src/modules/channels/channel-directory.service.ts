@@ -34,6 +34,11 @@ export class ChannelDirectory {
     return row ? this.found(row) : null;
   }
 
+  /** Whether the secret token belonged to a connection that was disconnected. */
+  isDisconnectedSecretToken(token: string): Promise<boolean> {
+    return this.lookup.existsDisconnectedBySecretTokenHash(sha256Hex(token));
+  }
+
   /** Any connection by id, whatever its status (the caller checks type and status). */
   async findById(id: string): Promise<FoundConnection | null> {
     const row = await this.lookup.findById(id);
