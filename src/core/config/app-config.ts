@@ -25,6 +25,13 @@ export interface AppConfig {
   };
   /** Issue 9: how the client IP is read behind a proxy, and whether /docs is served. */
   readonly http: { readonly trustProxy: boolean | number | string; readonly docsEnabled: boolean };
+  /** Timer periods (`*_TICK_MS`); the timers run in the `all` and `worker` roles only. */
+  readonly ticks: {
+    readonly catalogueSyncMs: number;
+    readonly slaCheckMs: number;
+    readonly inboundSweepMs: number;
+    readonly outboundSweepMs: number;
+  };
   readonly encryptionKey: Buffer;
   readonly bootstrap: {
     readonly adminEmail: string;
@@ -145,6 +152,12 @@ export function loadConfig(env: Env): AppConfig {
     durationSeconds: loginRateLimit.durationSeconds,
   };
   const http = { trustProxy: trustProxyOf(env.TRUST_PROXY), docsEnabled: bool('DOCS_ENABLED', !production) };
+  const ticks = {
+    catalogueSyncMs: int('CATALOGUE_SYNC_TICK_MS', 30_000, 50, 3_600_000),
+    slaCheckMs: int('SLA_CHECK_TICK_MS', 30_000, 50, 3_600_000),
+    inboundSweepMs: int('INBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+    outboundSweepMs: int('OUTBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+  };
   const outbound = {
     allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
     retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
@@ -183,6 +196,7 @@ export function loadConfig(env: Env): AppConfig {
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
     auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit, loginIpRateLimit },
     http,
+    ticks,
     encryptionKey,
     bootstrap: {
       adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@example.com').toLowerCase(),

@@ -1,11 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { Ticker } from 'src/core/queue/ticker.service';
 import { Interval } from '@nestjs/schedule';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogWebsitesService } from './catalog-websites.service';
 import { CatalogueSystemRepository } from './catalogue-system.repository';
 
-/** How often the worker looks for due website syncs; a sync starts at most this late. */
+/** How often the worker looks for due website syncs by default (CATALOGUE_SYNC_TICK_MS); a sync starts at most this late. */
 export const SYNC_TICK_MS = 30_000;
 /** How often expired CSV import sessions are deleted. */
 export const IMPORT_CLEANUP_MS = 10 * 60_000;
@@ -19,7 +22,7 @@ const CLAIM_LIMIT = 50;
  * commit together, so each due sync starts once. `nextSyncAt` lives in the database: restarts lose nothing.
  */
 @Injectable()
-export class CatalogueScheduler {
+export class CatalogueScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger('CatalogueScheduler');
   private ticking = false;
 
@@ -27,9 +30,15 @@ export class CatalogueScheduler {
     private readonly system: CatalogueSystemRepository,
     private readonly websites: CatalogWebsitesService,
     private readonly tx: TransactionHost,
+    private readonly ticker: Ticker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Interval(SYNC_TICK_MS)
+  /** Every CATALOGUE_SYNC_TICK_MS, in the `all` and `worker` roles. */
+  onApplicationBootstrap(): void {
+    this.ticker.every('catalogue.sync', this.config.ticks.catalogueSyncMs, () => this.syncTick());
+  }
+
   async syncTick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
