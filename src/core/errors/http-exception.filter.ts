@@ -40,6 +40,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     if (response.headersSent) return;
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    // Always JSON, even on a route that declared another content type (e.g. the text/plain handshake).
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.status(body.statusCode).json(body);
   }
 
