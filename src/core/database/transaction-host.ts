@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, type EntityManager } from 'typeorm';
+import { isRetryable } from './pg-errors';
 
 interface TxStore {
   manager: EntityManager;
@@ -35,6 +36,22 @@ export class TransactionHost {
     const result = await this.dataSource.transaction((manager) => txStorage.run({ manager, afterCommit: hooks }, fn));
     for (const hook of hooks) await hook();
     return result;
+  }
+
+  /**
+   * `run(fn)`, run again as a whole (up to `attempts` times in all) when it fails with a serialization
+   * failure or deadlock (40001 / 40P01). Inside an open transaction it only joins it: a failed
+   * statement has aborted the outer transaction, so only its owner can retry.
+   */
+  async runWithRetry<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {
+    if (txStorage.getStore()) return fn();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run(fn);
+      } catch (error) {
+        if (attempt >= attempts || !isRetryable(error)) throw error;
+      }
+    }
   }
 
   /** Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back → never runs. */

@@ -2,6 +2,8 @@
  * class-transformer helpers shared by every DTO (`@Transform(trim)`), and class-validator
  * conditions (`@ValidateIf(isPresent)`). Query strings arrive as text: convert explicitly.
  */
+import { normalizeTag } from 'src/core/domain/vocabulary';
+
 type Input = { value: unknown };
 
 export const trim = ({ value }: Input): unknown => (typeof value === 'string' ? value.trim() : value);
@@ -22,9 +24,7 @@ export const upperList = ({ value }: Input): unknown => {
 
 /** Tags: trimmed, lower-cased, duplicates dropped. */
 export const tagList = ({ value }: Input): unknown =>
-  Array.isArray(value)
-    ? [...new Set(value.map((v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v)))]
-    : value;
+  Array.isArray(value) ? [...new Set(value.map((v: unknown) => (typeof v === 'string' ? normalizeTag(v) : v)))] : value;
 
 /** Query and form booleans arrive as text. */
 export const toBoolean = ({ value }: Input): unknown => {

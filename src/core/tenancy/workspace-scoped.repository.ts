@@ -1,5 +1,6 @@
 import type { EntityTarget, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AppException } from 'src/core/errors/app.exception';
+import { queryRows } from 'src/core/database/sql';
 import type { TransactionHost } from 'src/core/database/transaction-host';
 import { isUuid } from 'src/core/http/uuid';
 import { getTenantContext } from './tenant-context';
@@ -12,11 +13,15 @@ export interface WorkspaceOwned extends ObjectLiteral {
 /**
  * The only way to read or write a tenant-owned table. Every query it builds carries the caller's
  * workspace from the tenant context; a write never trusts a caller-supplied workspaceId; a missing
- * or foreign id is NotFound. Subclasses add their queries on top of `scopedQuery()`.
+ * or foreign id is NotFound. Subclasses add their queries on top of `scopedQuery()`, or write raw SQL
+ * through `query`/`queryRows`, which always bind the caller's workspace as `$1`. There is no public
+ * (or protected) transaction or manager handle: the transaction is joined automatically, and
+ * `src/core/tenancy/scoped-sql.spec.ts` fails when a scoped repository's SQL names a tenant table
+ * without `workspace_id`.
  */
 export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   protected constructor(
-    protected readonly tx: TransactionHost,
+    private readonly tx: TransactionHost,
     private readonly entity: EntityTarget<T>,
     protected readonly alias: string,
     private readonly label: string,
@@ -25,6 +30,24 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
   /** The caller's workspace; throws when there is no tenant context (fail closed). */
   protected get workspaceId(): string {
     return getTenantContext().workspaceId;
+  }
+
+  /**
+   * A raw statement in the open transaction (or on the pool) with the caller's workspace bound as `$1`;
+   * `params` are `$2`, `$3`, …. The result is TypeORM's raw answer (UPDATE/DELETE: `[rows, count]`).
+   */
+  protected query<R = unknown>(sql: string, params: readonly unknown[] = []): Promise<R> {
+    return this.tx.manager.query(sql, [this.workspaceId, ...params]) as Promise<R>;
+  }
+
+  /** `query`, answering rows for every kind of statement (RETURNING rows of UPDATE/DELETE included). */
+  protected queryRows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return queryRows<R>(this.tx.manager, sql, [this.workspaceId, ...params]);
+  }
+
+  /** Runs `fn` in a transaction of its own, or joins the open one. */
+  protected transaction<R>(fn: () => Promise<R>): Promise<R> {
+    return this.tx.run(fn);
   }
 
   protected get repo(): Repository<T> {

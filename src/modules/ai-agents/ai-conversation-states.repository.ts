@@ -19,7 +19,7 @@ export class AiConversationStatesRepository extends WorkspaceScopedRepository<Ai
     values: { status: AiConversationStatus; agentId?: string | null; handoffReason?: string | null },
   ): Promise<void> {
     const handedOff = values.status === 'HANDED_OFF';
-    await this.tx.manager.query(
+    await this.query(
       `INSERT INTO ai_conversation_states (workspace_id, conversation_id, agent_id, status, handed_off_at, handoff_reason)
        VALUES ($1, $2, $3, $4, CASE WHEN $5 THEN now() END, $6)
        ON CONFLICT (workspace_id, conversation_id) DO UPDATE SET
@@ -28,14 +28,7 @@ export class AiConversationStatesRepository extends WorkspaceScopedRepository<Ai
          handed_off_at = CASE WHEN $5 THEN COALESCE(ai_conversation_states.handed_off_at, now()) ELSE ai_conversation_states.handed_off_at END,
          handoff_reason = COALESCE(EXCLUDED.handoff_reason, ai_conversation_states.handoff_reason),
          updated_at = now()`,
-      [
-        this.workspaceId,
-        conversationId,
-        values.agentId ?? null,
-        values.status,
-        handedOff,
-        values.handoffReason ?? null,
-      ],
+      [conversationId, values.agentId ?? null, values.status, handedOff, values.handoffReason ?? null],
     );
   }
 }

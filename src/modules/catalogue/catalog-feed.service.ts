@@ -10,7 +10,6 @@ import {
   type FeedUpsertInput,
   type FeedUpsertResponse,
 } from './dto/feed.dto';
-import { DEADLOCK_DETECTED, SERIALIZATION_FAILURE, pgErrorCode } from './sql.util';
 
 /** Attempts of the upsert transaction when PostgreSQL reports a deadlock or serialization failure. */
 const UPSERT_ATTEMPTS = 3;
@@ -41,7 +40,7 @@ export class CatalogFeedService {
   /** One transaction, one set-based upsert; the body was validated as a whole before (nothing saved on any error). */
   async upsert(_ctx: TenantContext, dto: FeedUpsertInput): Promise<FeedUpsertResponse> {
     const rows = dto.items.map(toFeedRow);
-    const results = await this.withRetry(() => this.tx.run(() => this.items.feedUpsert(rows)));
+    const results = await this.tx.runWithRetry(() => this.items.feedUpsert(rows), UPSERT_ATTEMPTS);
     const inserted = new Map(results.map((r) => [r.externalId, r.inserted]));
     const items = dto.items.map((item) => ({
       id: item.id,
@@ -54,16 +53,5 @@ export class CatalogFeedService {
   async takeOffSale(_ctx: TenantContext, externalId: string): Promise<FeedDeleteResponse> {
     if (!(await this.items.feedTakeOffSale(externalId))) throw AppException.notFound('Catalogue item');
     return { id: externalId, status: 'OFF_SALE' };
-  }
-
-  private async withRetry<T>(run: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await run();
-      } catch (error) {
-        const code = pgErrorCode(error);
-        if (attempt >= UPSERT_ATTEMPTS || (code !== DEADLOCK_DETECTED && code !== SERIALIZATION_FAILURE)) throw error;
-      }
-    }
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { parseJsonObject } from 'src/core/csv/csv-format';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { ErrorCode } from 'src/core/errors/error-codes';
@@ -8,8 +9,8 @@ import { CatalogImportsRepository } from './catalog-imports.repository';
 import { CatalogItemsRepository, type ImportRow } from './catalog-items.repository';
 import {
   type StoredCsv,
-  detectDelimiter,
-  readCsvRecords,
+  detectCatalogueDelimiter,
+  readStoredRecords,
   readStoredSample,
   resolveHeaders,
 } from './csv/csv-reader.util';
@@ -43,18 +44,8 @@ export const IMPORT_LIMITS = {
   maxPreviewWarnings: 20,
 } as const;
 
-export const IMPORT_TEMPLATE_HEADERS = [
-  'id',
-  'name',
-  'price',
-  'currency',
-  'description',
-  'sku',
-  'category',
-  'stock',
-  'images',
-  'keywords',
-];
+/** The template's header row: one column per importable field, in their order. */
+export const IMPORT_TEMPLATE_HEADERS: readonly string[] = IMPORT_FIELDS;
 
 /** What one pass over the file found with a given mapping. */
 interface Analysis {
@@ -68,10 +59,6 @@ interface Analysis {
 /** The uploaded file as GzipUploadStorage leaves it. */
 export interface UploadedCsv extends StoredCsv {
   readonly originalname?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function plural(n: number, word: string): string {
@@ -101,7 +88,7 @@ export class CatalogImportService {
   ): Promise<ImportPreviewResponse> {
     if (!file) throw AppException.field('file', 'is required (multipart field "file")');
     if (file.size > IMPORT_LIMITS.maxFileBytes) throw this.tooLarge();
-    const delimiter = detectDelimiter(await readStoredSample(file.gzip));
+    const delimiter = detectCatalogueDelimiter(await readStoredSample(file.gzip));
     const header = await this.readHeader(file.gzip, delimiter);
     const { headers, renamed } = resolveHeaders(header.cells);
     if (headers.length > IMPORT_LIMITS.maxColumns)
@@ -305,7 +292,7 @@ export class CatalogImportService {
   /** The records below the header (the header is the first non-blank record). */
   private async *dataRecords(stored: Buffer, delimiter: string): AsyncGenerator<{ row: number; cells: string[] }> {
     let headerSeen = false;
-    for await (const record of readCsvRecords(stored, delimiter)) {
+    for await (const record of readStoredRecords(stored, delimiter)) {
       if (!headerSeen) {
         headerSeen = true;
         continue;
@@ -315,18 +302,13 @@ export class CatalogImportService {
   }
 
   private async readHeader(stored: Buffer, delimiter: string): Promise<{ row: number; cells: string[] }> {
-    for await (const record of readCsvRecords(stored, delimiter)) return record;
+    for await (const record of readStoredRecords(stored, delimiter)) return record;
     throw AppException.field('file', 'is empty');
   }
 
   private parseMappingJson(json: string): Record<string, unknown> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch {
-      throw AppException.field('mapping', 'must be a JSON object {header: field | null}');
-    }
-    if (!isRecord(parsed)) throw AppException.field('mapping', 'must be a JSON object {header: field | null}');
+    const parsed = parseJsonObject(json);
+    if (!parsed) throw AppException.field('mapping', 'must be a JSON object {header: field | null}');
     return parsed;
   }
 

@@ -4,7 +4,6 @@ import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogImportEntity } from './catalog-import.entity';
 import type { ImportMapping } from './csv/header-guess.util';
-import { queryRows } from './sql.util';
 
 /** A session claimed for commit: what the commit needs, read in the same statement that claimed it. */
 export interface ClaimedImport {
@@ -41,7 +40,7 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
   /** READY → COMMITTING in one statement, so two commits of one session (on any instances) cannot both run. */
   async claimForCommit(id: string, expiresAt: Date): Promise<ClaimedImport | null> {
     if (!isUuid(id)) return null;
-    const rows = await queryRows<{
+    const rows = await this.queryRows<{
       id: string;
       content_gzip: Buffer;
       delimiter: string;
@@ -49,11 +48,10 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
       mapping: ImportMapping;
       total_rows: number;
     }>(
-      this.tx.manager,
       `UPDATE catalog_imports SET status = 'COMMITTING', expires_at = GREATEST(expires_at, $3), updated_at = now()
        WHERE workspace_id = $1 AND id = $2 AND status = 'READY' AND expires_at > now()
        RETURNING id, content_gzip, delimiter, headers, mapping, total_rows`,
-      [this.workspaceId, id, expiresAt],
+      [id, expiresAt],
     );
     const row = rows[0];
     if (!row) return null;
@@ -69,18 +67,18 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
 
   /** COMMITTED: the file is erased, the result kept until the session expires. */
   async finishCommit(id: string, mapping: ImportMapping, result: Record<string, unknown>): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE catalog_imports SET status = 'COMMITTED', content_gzip = NULL, mapping = $3::jsonb, result = $4::jsonb, updated_at = now()
        WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, id, JSON.stringify(mapping), JSON.stringify(result)],
+      [id, JSON.stringify(mapping), JSON.stringify(result)],
     );
   }
 
   /** A commit that failed half-way goes back to READY (committing the same file again only updates). */
   async releaseCommit(id: string): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE catalog_imports SET status = 'READY', updated_at = now() WHERE workspace_id = $1 AND id = $2 AND status = 'COMMITTING'`,
-      [this.workspaceId, id],
+      [id],
     );
   }
 }

@@ -11,7 +11,7 @@ import {
   type OffSaleReason,
 } from './catalog-item.entity';
 import type { ListCatalogItemsQuery } from './dto/catalog-item.dto';
-import { escapeLike, queryRows } from './sql.util';
+import { likePattern } from 'src/core/database/pg-errors';
 
 /** One feed item as the upsert takes it: every field (null when not sent) plus the mask of fields sent. */
 export interface FeedRow {
@@ -98,7 +98,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
     if (query.search?.trim()) {
       qb.andWhere(
         `(ci.name ILIKE :search OR ci.sku ILIKE :search OR ci.description ILIKE :search OR array_to_string(ci.keywords, ' ') ILIKE :search)`,
-        { search: `%${escapeLike(query.search.trim())}%` },
+        { search: likePattern(query.search.trim()) },
       );
     }
     if (query.category !== undefined)
@@ -113,15 +113,14 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
   /** Takes an item off sale (kept: past orders name it). Already off sale → unchanged, original reason kept. */
   async takeOffSale(id: string, reason: OffSaleReason): Promise<CatalogItemEntity> {
     if (!isUuid(id)) throw AppException.notFound('Catalogue item');
-    const rows = await queryRows<Record<string, unknown>>(
-      this.tx.manager,
+    const rows = await this.queryRows<Record<string, unknown>>(
       `UPDATE catalog_items SET
          off_sale_reason = CASE WHEN status = 'ON_SALE' THEN $3 ELSE off_sale_reason END,
          updated_at = CASE WHEN status = 'ON_SALE' THEN now() ELSE updated_at END,
          status = 'OFF_SALE'
        WHERE workspace_id = $1 AND id = $2
        RETURNING *`,
-      [this.workspaceId, id, reason],
+      [id, reason],
     );
     const row = rows[0];
     if (!row) throw AppException.notFound('Catalogue item');
@@ -139,8 +138,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
    */
   async feedUpsert(rows: readonly FeedRow[]): Promise<{ externalId: string; inserted: boolean }[]> {
     const mask = 'EXCLUDED.sent_fields';
-    const result = await queryRows<{ external_id: string; inserted: boolean }>(
-      this.tx.manager,
+    const result = await this.queryRows<{ external_id: string; inserted: boolean }>(
       `INSERT INTO catalog_items AS c
          (workspace_id, external_id, name, price, currency, description, sku, category, stock, images, source, status, sent_fields)
        SELECT $1, x.external_id, x.name, x.price, x.currency, x.description, x.sku, x.category, x.stock,
@@ -163,22 +161,21 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
          sent_fields = EXCLUDED.sent_fields,
          updated_at = now()
        RETURNING c.external_id, (c.xmax = 0) AS inserted`,
-      [this.workspaceId, JSON.stringify(rows)],
+      [JSON.stringify(rows)],
     );
     return result.map((r) => ({ externalId: r.external_id, inserted: r.inserted }));
   }
 
   /** The feed's DELETE: off sale by the caller's own id; false when no such item. */
   async feedTakeOffSale(externalId: string): Promise<boolean> {
-    const rows = await queryRows<{ id: string }>(
-      this.tx.manager,
+    const rows = await this.queryRows<{ id: string }>(
       `UPDATE catalog_items SET
          off_sale_reason = CASE WHEN status = 'ON_SALE' THEN 'FEED' ELSE off_sale_reason END,
          updated_at = CASE WHEN status = 'ON_SALE' THEN now() ELSE updated_at END,
          status = 'OFF_SALE'
        WHERE workspace_id = $1 AND external_id = $2
        RETURNING id`,
-      [this.workspaceId, externalId],
+      [externalId],
     );
     return rows.length > 0;
   }
@@ -192,8 +189,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
   async importBatch(rows: readonly ImportRow[]): Promise<ImportBatchResult> {
     const m = 'm.sent';
     const e = 'EXCLUDED.sent_fields';
-    const result = await queryRows<{ updated: number; created: number; raced: number; nameless: number[] }>(
-      this.tx.manager,
+    const result = await this.queryRows<{ updated: number; created: number; raced: number; nameless: number[] }>(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(
            ord integer, external_id text, name text, price jsonb, currency text, description text, sku text,
@@ -260,7 +256,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
          (SELECT count(*) FROM inserted WHERE fresh)::int AS created,
          (SELECT count(*) FROM inserted WHERE NOT fresh)::int AS raced,
          COALESCE((SELECT array_agg(ord ORDER BY ord) FROM matched WHERE item_id IS NULL AND name IS NULL), '{}') AS nameless`,
-      [this.workspaceId, JSON.stringify(rows)],
+      [JSON.stringify(rows)],
     );
     const row = result[0] ?? { updated: 0, created: 0, raced: 0, nameless: [] };
     return { created: row.created, updated: row.updated + row.raced, namelessRows: row.nameless };
@@ -268,7 +264,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
 
   /** The synced items of one website, locked until the run's transaction ends. */
   async lockWebsiteItems(websiteId: string): Promise<ExistingWebsiteItem[]> {
-    const rows = await queryRows<{
+    const rows = await this.queryRows<{
       id: string;
       website_product_id: string;
       name: string | null;
@@ -284,13 +280,12 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
       off_sale_reason: OffSaleReason | null;
       notice: string | null;
     }>(
-      this.tx.manager,
       `SELECT id, website_product_id, name, price, synced_price, currency, description, sku, category, stock, images,
               status, off_sale_reason, notice
        FROM catalog_items WHERE workspace_id = $1 AND website_id = $2
        ORDER BY id
        FOR UPDATE`,
-      [this.workspaceId, websiteId],
+      [websiteId],
     );
     return rows.map((r) => ({
       id: r.id,
@@ -314,7 +309,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
   async upsertWebsiteItems(websiteId: string, rows: readonly WebsiteItemRow[]): Promise<void> {
     for (let start = 0; start < rows.length; start += WEBSITE_WRITE_CHUNK) {
       const chunk = rows.slice(start, start + WEBSITE_WRITE_CHUNK);
-      await this.tx.manager.query(
+      await this.query(
         `INSERT INTO catalog_items AS c
            (workspace_id, website_id, website_product_id, name, price, synced_price, currency, description, sku, category,
             stock, images, status, off_sale_reason, notice, source)
@@ -329,7 +324,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
            category = EXCLUDED.category, stock = EXCLUDED.stock, images = EXCLUDED.images,
            status = EXCLUDED.status, off_sale_reason = EXCLUDED.off_sale_reason, notice = EXCLUDED.notice,
            updated_at = now()`,
-        [this.workspaceId, websiteId, JSON.stringify(chunk)],
+        [websiteId, JSON.stringify(chunk)],
       );
     }
   }
@@ -337,10 +332,10 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
   /** Products that left the website: off sale (reason WEBSITE, so a reappearance restores them). */
   async takeWebsiteItemsOffSale(websiteId: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE catalog_items SET status = 'OFF_SALE', off_sale_reason = 'WEBSITE', updated_at = now()
        WHERE workspace_id = $1 AND website_id = $2 AND id = ANY($3::uuid[]) AND status = 'ON_SALE'`,
-      [this.workspaceId, websiteId, ids],
+      [websiteId, ids],
     );
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from 'src/core/database/pg-errors';
 import { AppException } from 'src/core/errors/app.exception';
 import { type Page, mapPage } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -11,7 +12,6 @@ import {
   type UpdateCatalogItemDto,
   toCatalogItemResponse,
 } from './dto/catalog-item.dto';
-import { UNIQUE_VIOLATION, pgErrorCode } from './sql.util';
 
 type ItemPatch = Omit<Partial<CatalogItemEntity>, 'id' | 'workspaceId'>;
 
@@ -81,7 +81,7 @@ export class CatalogItemsService {
     try {
       return await write();
     } catch (error) {
-      if (pgErrorCode(error) === UNIQUE_VIOLATION && externalId) {
+      if (isUniqueViolation(error) && externalId) {
         throw AppException.conflict(`Another item already has externalId "${externalId}"`);
       }
       throw error;

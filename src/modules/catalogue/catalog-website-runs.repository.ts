@@ -4,7 +4,6 @@ import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } fr
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogWebsiteRunEntity, type WebsiteRunStatus, type WebsiteRunTrigger } from './catalog-website-run.entity';
-import { queryRows } from './sql.util';
 
 /** A run in flight longer than this is presumed dead (its worker crashed) and may be replaced. */
 export const STALE_RUN_MINUTES = 30;
@@ -45,19 +44,18 @@ export class CatalogWebsiteRunsRepository extends WorkspaceScopedRepository<Cata
     trigger: WebsiteRunTrigger,
     confirmOffSale: boolean,
   ): Promise<CatalogWebsiteRunEntity | null> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE catalog_website_runs SET status = 'FAILED', finished_at = now(),
          message = 'Interrupted: the run did not finish within ${STALE_RUN_MINUTES} minutes'
        WHERE workspace_id = $1 AND website_id = $2 AND status = 'RUNNING' AND started_at < now() - interval '${STALE_RUN_MINUTES} minutes'`,
-      [this.workspaceId, websiteId],
+      [websiteId],
     );
-    const rows = await queryRows<Record<string, unknown>>(
-      this.tx.manager,
+    const rows = await this.queryRows<Record<string, unknown>>(
       `INSERT INTO catalog_website_runs (workspace_id, website_id, trigger, status, confirm_off_sale)
        VALUES ($1, $2, $3, 'RUNNING', $4)
        ON CONFLICT (website_id) WHERE status = 'RUNNING' DO NOTHING
        RETURNING *`,
-      [this.workspaceId, websiteId, trigger, confirmOffSale],
+      [websiteId, trigger, confirmOffSale],
     );
     const row = rows[0];
     return row ? this.fromRaw(row) : null;
@@ -66,24 +64,22 @@ export class CatalogWebsiteRunsRepository extends WorkspaceScopedRepository<Cata
   /** Takes a run for execution exactly once (a redelivered job finds it taken). */
   async pick(id: string): Promise<CatalogWebsiteRunEntity | null> {
     if (!isUuid(id)) return null;
-    const rows = await queryRows<Record<string, unknown>>(
-      this.tx.manager,
+    const rows = await this.queryRows<Record<string, unknown>>(
       `UPDATE catalog_website_runs SET picked_at = now()
        WHERE workspace_id = $1 AND id = $2 AND status = 'RUNNING' AND picked_at IS NULL
        RETURNING *`,
-      [this.workspaceId, id],
+      [id],
     );
     const row = rows[0];
     return row ? this.fromRaw(row) : null;
   }
 
   async finish(id: string, outcome: RunOutcome): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE catalog_website_runs SET status = $3, finished_at = clock_timestamp(), pages = $4, fetched = $5, created = $6, updated = $7,
          off_sale = $8, restored = $9, unchanged = $10, message = $11
        WHERE workspace_id = $1 AND id = $2 AND status = 'RUNNING'`,
       [
-        this.workspaceId,
         id,
         outcome.status,
         outcome.pages,

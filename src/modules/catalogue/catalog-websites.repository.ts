@@ -4,7 +4,6 @@ import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } fr
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CatalogWebsiteEntity, type WebsiteStatus } from './catalog-website.entity';
-import { queryRows } from './sql.util';
 
 @Injectable()
 export class CatalogWebsitesRepository extends WorkspaceScopedRepository<CatalogWebsiteEntity> {
@@ -30,10 +29,9 @@ export class CatalogWebsitesRepository extends WorkspaceScopedRepository<Catalog
   /** Locks an active connection for a sync's write transaction (disconnected → null: the run changes nothing). */
   async lockActive(id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const rows = await queryRows<{ id: string }>(
-      this.tx.manager,
+    const rows = await this.queryRows<{ id: string }>(
       `SELECT id FROM catalog_websites WHERE workspace_id = $1 AND id = $2 AND status = 'ACTIVE' FOR UPDATE`,
-      [this.workspaceId, id],
+      [id],
     );
     return rows.length > 0;
   }

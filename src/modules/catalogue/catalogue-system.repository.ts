@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
-import { queryRows } from './sql.util';
+import { queryRows } from 'src/core/database/sql';
 
 export interface DueWebsite {
   readonly id: string;

@@ -4,6 +4,7 @@ import { APP_CONFIG } from 'src/core/config/config.constants';
 import { Ticker } from 'src/core/queue/ticker.service';
 import { Interval } from '@nestjs/schedule';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { SweepTimer } from 'src/core/scheduling/sweep-timer';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogWebsitesService } from './catalog-websites.service';
 import { CatalogueSystemRepository } from './catalogue-system.repository';
@@ -24,7 +25,8 @@ const CLAIM_LIMIT = 50;
 @Injectable()
 export class CatalogueScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger('CatalogueScheduler');
-  private ticking = false;
+  private readonly syncTimer = new SweepTimer(this.logger, 'Catalogue sync tick failed');
+  private readonly cleanupTimer = new SweepTimer(this.logger, 'Catalogue import cleanup failed');
 
   constructor(
     private readonly system: CatalogueSystemRepository,
@@ -40,15 +42,7 @@ export class CatalogueScheduler implements OnApplicationBootstrap {
   }
 
   async syncTick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      await this.startDueSyncs();
-    } catch (error) {
-      this.logger.error({ err: error }, 'Catalogue sync tick failed');
-    } finally {
-      this.ticking = false;
-    }
+    await this.syncTimer.run(() => this.startDueSyncs());
   }
 
   /** Claims due connections of every workspace and starts a SCHEDULE run for each; returns the runs started. */
@@ -65,11 +59,9 @@ export class CatalogueScheduler implements OnApplicationBootstrap {
 
   @Interval(IMPORT_CLEANUP_MS)
   async cleanupImports(): Promise<void> {
-    try {
+    await this.cleanupTimer.run(async () => {
       const deleted = await this.system.deleteExpiredImports();
       if (deleted > 0) this.logger.log(`Deleted ${deleted} expired catalogue import session(s)`);
-    } catch (error) {
-      this.logger.error({ err: error }, 'Catalogue import cleanup failed');
-    }
+    });
   }
 }

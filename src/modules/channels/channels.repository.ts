@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
@@ -56,13 +57,4 @@ export class ChannelsRepository extends WorkspaceScopedRepository<ChannelConnect
       .execute();
     if (!result.affected) throw AppException.notFound('Channel');
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'driverError' in error &&
-    (error as { driverError?: { code?: string } }).driverError?.code === '23505'
-  );
 }

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
+import { likePattern, uniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { CompanyEntity } from './company.entity';
 import type { ListCompaniesQuery } from './dto/company.dto';
-import { uniqueViolation } from './pg-errors.util';
-import { likePattern } from './sql.util';
 
 @Injectable()
 export class CompaniesRepository extends WorkspaceScopedRepository<CompanyEntity> {
@@ -53,18 +52,18 @@ export class CompaniesRepository extends WorkspaceScopedRepository<CompanyEntity
     const byKey = new Map<string, string>();
     for (const name of names) if (!byKey.has(name.toLowerCase())) byKey.set(name.toLowerCase(), name);
     if (byKey.size === 0) return new Map();
-    const found: { k: string; id: string }[] = await this.repo.query(
+    const found: { k: string; id: string }[] = await this.query(
       `SELECT DISTINCT ON (lower(name)) lower(name) AS k, id FROM companies
        WHERE workspace_id = $1 AND lower(name) = ANY($2::text[])
        ORDER BY lower(name), created_at, id`,
-      [this.workspaceId, [...byKey.keys()]],
+      [[...byKey.keys()]],
     );
     const result = new Map(found.map((r) => [r.k, r.id]));
     const missing = [...byKey.entries()].filter(([k]) => !result.has(k)).map(([, name]) => name);
     if (missing.length > 0) {
-      const created: { k: string; id: string }[] = await this.repo.query(
+      const created: { k: string; id: string }[] = await this.query(
         `INSERT INTO companies (workspace_id, name) SELECT $1, n FROM unnest($2::text[]) AS n RETURNING lower(name) AS k, id`,
-        [this.workspaceId, missing],
+        [missing],
       );
       for (const r of created) result.set(r.k, r.id);
     }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { uniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { ContactFieldEntity } from './contact-field.entity';
-import { uniqueViolation } from './pg-errors.util';
 
 /** Definitions are few per workspace; validation loads them all. */
 export const MAX_FIELD_DEFINITIONS = 500;

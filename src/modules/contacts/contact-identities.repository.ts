@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { uniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { ContactIdentityEntity } from './contact-identity.entity';
-import { uniqueViolation } from './pg-errors.util';
 
 export interface IdentityKey {
   readonly channelType: string;
@@ -39,10 +39,7 @@ export class ContactIdentitiesRepository extends WorkspaceScopedRepository<Conta
     const current = await this.findByContactIds([contactId]);
     const removed = current.filter((c) => !keys.some((k) => sameKey(c, k))).map((c) => c.id);
     if (removed.length > 0) {
-      await this.repo.query('DELETE FROM contact_identities WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [
-        this.workspaceId,
-        removed,
-      ]);
+      await this.query('DELETE FROM contact_identities WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [removed]);
     }
     const added = keys.filter(
       (k, i) => !current.some((c) => sameKey(c, k)) && keys.findIndex((o) => sameKey(o, k)) === i,
@@ -61,9 +58,9 @@ export class ContactIdentitiesRepository extends WorkspaceScopedRepository<Conta
 
   /** Merge: the duplicates' identities now belong to the primary. */
   async moveToContact(fromContactIds: readonly string[], toContactId: string): Promise<void> {
-    await this.repo.query(
+    await this.query(
       'UPDATE contact_identities SET contact_id = $3 WHERE workspace_id = $1 AND contact_id = ANY($2::uuid[])',
-      [this.workspaceId, fromContactIds, toContactId],
+      [fromContactIds, toContactId],
     );
   }
 }

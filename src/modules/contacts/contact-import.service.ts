@@ -8,18 +8,17 @@ import { ContactFieldsService } from './contact-fields.service';
 import { phoneDigits } from './contact-values.util';
 import { type ImportedContactValues, ContactsRepository } from './contacts.repository';
 import { IMPORT_BATCH_SIZE, IMPORT_MAX_REPORTED_ERRORS } from './contacts.constants';
+import { detectDelimiter } from 'src/core/csv/csv-format';
+import { readCsvChunks, stripBom } from 'src/core/csv/csv-reader';
 import {
   type ColumnMapping,
   type ImportMappingOverride,
   type ImportRowValues,
   buildColumnMapping,
   combineImportRows,
-  detectDelimiter,
   missingRequiredFields,
   parseImportRow,
   parseMappingJson,
-  readCsvChunks,
-  stripBom,
 } from './csv-import.util';
 import type { ImportContactsDto, ImportContactsResponse, ImportRowError } from './dto/import.dto';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { foreignKeyViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { ContactNoteEntity } from './contact-note.entity';
-import { foreignKeyViolation } from './pg-errors.util';
 import { AppException } from 'src/core/errors/app.exception';
 
 @Injectable()
@@ -16,7 +16,7 @@ export class ContactNotesRepository extends WorkspaceScopedRepository<ContactNot
     try {
       return await this.insert(values);
     } catch (error) {
-      if (foreignKeyViolation(error)) throw AppException.notFound('Contact');
+      if (foreignKeyViolation(error) !== null) throw AppException.notFound('Contact');
       throw error;
     }
   }
@@ -32,9 +32,9 @@ export class ContactNotesRepository extends WorkspaceScopedRepository<ContactNot
 
   /** Merge: the duplicates' notes now belong to the primary. */
   async moveToContact(fromContactIds: readonly string[], toContactId: string): Promise<void> {
-    await this.repo.query(
+    await this.query(
       'UPDATE contact_notes SET contact_id = $3 WHERE workspace_id = $1 AND contact_id = ANY($2::uuid[])',
-      [this.workspaceId, fromContactIds, toContactId],
+      [fromContactIds, toContactId],
     );
   }
 }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  normalizeEmail,
-  normalizePhone,
-  normalizeTags,
-  phoneDigits,
-  splitTags,
-  unionTags,
-} from './contact-values.util';
+import { normalizeTags } from 'src/core/domain/vocabulary';
+import { normalizeEmail, normalizePhone, phoneDigits, splitTags, unionTags } from './contact-values.util';
 
 describe('contact value helpers', () => {
   it('normalises phones to + and digits, keeping the plus only when written first', () => {

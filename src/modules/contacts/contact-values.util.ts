@@ -1,7 +1,6 @@
 import { isEmail } from 'class-validator';
+import { normalizeTags } from 'src/core/domain/vocabulary';
 
-export const MAX_TAGS = 100;
-export const MAX_TAG_LENGTH = 64;
 const PHONE_MIN_DIGITS = 3;
 const PHONE_MAX_DIGITS = 20;
 const PHONE_CHARACTERS = /^\+?[\d\s().\-/]+$/;
@@ -28,16 +27,6 @@ export function phoneDigits(value: string): string {
 export function normalizeEmail(raw: string): string | null {
   const email = raw.trim().toLowerCase();
   return email && isEmail(email) ? email : null;
-}
-
-/** Tags are lower-cased and trimmed (so `VIP` and `vip` are one tag); empties and repeats dropped, order kept. */
-export function normalizeTags(tags: readonly string[]): string[] {
-  const result = new Set<string>();
-  for (const raw of tags) {
-    const tag = raw.trim().toLowerCase();
-    if (tag) result.add(tag);
-  }
-  return [...result];
 }
 
 /** `a, b; c | d` → `['a', 'b', 'c', 'd']` (CSV tag cells). */

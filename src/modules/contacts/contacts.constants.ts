@@ -1,8 +1,4 @@
-/** Channel types an identity may name (DESIGN §4.1): the channels module's list, not a copy. */
-export { CHANNEL_TYPES } from 'src/modules/channels';
-
 export const MAX_NAME_LENGTH = 200;
-export const MAX_NOTE_LENGTH = 10_000;
 /** `GET /contacts/:id` carries the latest notes, newest first. */
 export const DETAIL_NOTES_LIMIT = 100;
 export const MAX_MERGE_DUPLICATES = 50;

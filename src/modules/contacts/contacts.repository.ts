@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets } from 'typeorm';
+import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
@@ -7,8 +8,6 @@ import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.rep
 import type { IdentityKey } from './contact-identities.repository';
 import { ContactEntity } from './contact.entity';
 import type { CustomFieldValues } from './custom-fields.util';
-import { foreignKeyViolation } from './pg-errors.util';
-import { likePattern } from './sql.util';
 
 export interface ContactListFilters {
   readonly search?: string;
@@ -194,10 +193,7 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
 
   async deleteByIds(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.repo.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [
-      this.workspaceId,
-      ids,
-    ]);
+    await this.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = ANY($2::uuid[])', [ids]);
   }
 
   /**
@@ -211,7 +207,6 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
    */
   async resolveByIdentity(key: IdentityKey, profile: ContactProfileValues): Promise<ResolvedContact> {
     const params = [
-      this.workspaceId,
       key.channelType,
       key.channelId,
       key.externalId,
@@ -222,7 +217,7 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
       profile.avatarUrl,
     ];
     for (let attempt = 0; attempt < 5; attempt++) {
-      const rows: Record<string, unknown>[] = await this.repo.query(RESOLVE_IDENTITY_SQL, params);
+      const rows: Record<string, unknown>[] = await this.query(RESOLVE_IDENTITY_SQL, params);
       const raw = rows[0];
       if (!raw) continue;
       const created = raw.created === true;
@@ -240,9 +235,9 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
 
   /** Deleting a custom field definition removes its values from every contact. */
   async removeCustomFieldValues(key: string): Promise<void> {
-    await this.repo.query(
+    await this.query(
       'UPDATE contacts SET custom_fields = custom_fields - $2::text WHERE workspace_id = $1 AND custom_fields ? $2::text',
-      [this.workspaceId, key],
+      [key],
     );
   }
 
@@ -252,8 +247,7 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
     limit: number,
     contactsPerGroup: number,
   ): Promise<DuplicateGroupRow[]> {
-    const rows: DuplicateGroupRow[] = await this.repo.query(DUPLICATE_GROUPS_SQL, [
-      this.workspaceId,
+    const rows: DuplicateGroupRow[] = await this.query(DUPLICATE_GROUPS_SQL, [
       after?.ord ?? null,
       after?.value ?? null,
       limit,
@@ -269,14 +263,14 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
    */
   async findIdsByEmails(emails: readonly string[]): Promise<Map<string, string>> {
     if (emails.length === 0) return new Map();
-    const rows: { k: string; id: string }[] = await this.repo.query(
+    const rows: { k: string; id: string }[] = await this.query(
       `SELECT k.value AS k, m.id FROM unnest($2::text[]) AS k(value)
        CROSS JOIN LATERAL (
          SELECT c.id FROM contacts c
          WHERE c.workspace_id = $1 AND c.email IS NOT NULL AND c.email = k.value
          ORDER BY c.created_at, c.id LIMIT 1
        ) m`,
-      [this.workspaceId, [...new Set(emails)]],
+      [[...new Set(emails)]],
     );
     return new Map(rows.map((r) => [r.k, r.id]));
   }
@@ -284,14 +278,14 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
   /** Oldest contact id per phone, for these digit strings (one index probe per key, as above). */
   async findIdsByPhoneDigits(digits: readonly string[]): Promise<Map<string, string>> {
     if (digits.length === 0) return new Map();
-    const rows: { k: string; id: string }[] = await this.repo.query(
+    const rows: { k: string; id: string }[] = await this.query(
       `SELECT k.value AS k, m.id FROM unnest($2::text[]) AS k(value)
        CROSS JOIN LATERAL (
          SELECT c.id FROM contacts c
          WHERE c.workspace_id = $1 AND c.phone_normalized IS NOT NULL AND ltrim(c.phone_normalized, '+') = k.value
          ORDER BY c.created_at, c.id LIMIT 1
        ) m`,
-      [this.workspaceId, [...new Set(digits)]],
+      [[...new Set(digits)]],
     );
     return new Map(rows.map((r) => [r.k, r.id]));
   }
@@ -299,12 +293,12 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
   /** One INSERT for a batch of imported contacts. */
   async insertImported(rows: readonly ImportedContactValues[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.repo.query(
+    await this.query(
       `INSERT INTO contacts (workspace_id, name, email, phone, phone_normalized, avatar_url, company_id, custom_fields, tags)
        SELECT $1, r.name, r.email, r.phone, r.phone_normalized, r.avatar_url, r.company_id, r.custom_fields,
               ARRAY(SELECT jsonb_array_elements_text(r.tags))
        FROM jsonb_to_recordset($2::jsonb) AS r(${IMPORT_RECORD})`,
-      [this.workspaceId, importJson(rows)],
+      [importJson(rows)],
     );
   }
 
@@ -315,7 +309,7 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
    */
   async updateImported(rows: readonly (ImportedContactValues & { id: string })[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.repo.query(
+    await this.query(
       `UPDATE contacts c SET
          name = coalesce(r.name, c.name),
          email = coalesce(r.email, c.email),
@@ -330,7 +324,7 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
          updated_at = now()
        FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, ${IMPORT_RECORD})
        WHERE c.workspace_id = $1 AND c.id = r.id`,
-      [this.workspaceId, importJson(rows)],
+      [importJson(rows)],
     );
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { normalizeTags } from 'src/core/domain/vocabulary';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { EventBus } from 'src/core/events/event-bus';
@@ -11,7 +12,7 @@ import { ContactIdentitiesRepository, type IdentityKey } from './contact-identit
 import type { ContactEntity } from './contact.entity';
 import { toContactNoteResponse, toContactResponse } from './contact.mapper';
 import { ContactNotesRepository } from './contact-notes.repository';
-import { cleanText, normalizeEmail, normalizePhone, normalizeTags, phoneDigits } from './contact-values.util';
+import { cleanText, normalizeEmail, normalizePhone, phoneDigits } from './contact-values.util';
 import { ContactsRepository } from './contacts.repository';
 import { DETAIL_NOTES_LIMIT, MAX_NAME_LENGTH } from './contacts.constants';
 import { applyCustomFields } from './custom-fields.util';

@@ -1,16 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import Papa from 'papaparse';
+import { detectDelimiter, normalizeHeader } from 'src/core/csv/csv-format';
+import { readCsvChunks, stripBom } from 'src/core/csv/csv-reader';
 import {
   buildColumnMapping,
   combineImportRows,
-  detectDelimiter,
   missingRequiredFields,
   parseImportRow,
   guessTarget,
-  normalizeHeader,
   parseMappingJson,
-  readCsvChunks,
-  stripBom,
 } from './csv-import.util';
 import type { CustomFieldDefinition } from './custom-fields.util';
 

@@ -1,6 +1,7 @@
 import { isURL } from 'class-validator';
-import Papa from 'papaparse';
-import { MAX_TAG_LENGTH, MAX_TAGS, normalizeEmail, normalizePhone, splitTags, unionTags } from './contact-values.util';
+import { normalizeHeader, parseJsonObject } from 'src/core/csv/csv-format';
+import { MAX_CONTACT_TAG_LENGTH, MAX_CONTACT_TAGS } from 'src/core/domain/vocabulary';
+import { normalizeEmail, normalizePhone, splitTags, unionTags } from './contact-values.util';
 import { MAX_NAME_LENGTH } from './contacts.constants';
 import {
   type CustomFieldDefinition,
@@ -13,9 +14,6 @@ export const STANDARD_TARGETS = ['name', 'email', 'phone', 'company', 'tags', 'a
 export type StandardTarget = (typeof STANDARD_TARGETS)[number];
 /** Where a column goes: a contact field, or `customFields.<key>`. */
 export type ImportTarget = StandardTarget | `customFields.${string}`;
-
-export const CSV_DELIMITERS = [',', ';', '\t'] as const;
-export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
 
 /** Header spellings recognised per field, compared after `normalizeHeader`. */
 const HEADER_SYNONYMS: Record<StandardTarget, readonly string[]> = {
@@ -37,37 +35,6 @@ const HEADER_SYNONYMS: Record<StandardTarget, readonly string[]> = {
   tags: ['tags', 'tag', 'labels', 'label'],
   avatarUrl: ['avatar', 'avatarurl', 'photo', 'photourl', 'picture', 'image', 'imageurl'],
 };
-
-export function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** `E-mail Address ` → `emailaddress`: case, spaces and punctuation do not matter. */
-export function normalizeHeader(header: string): string {
-  return header
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
-}
-
-/**
- * The delimiter of the header line: the most frequent of `,`, `;` and tab outside quotes
- * (a comma when tied or none). Spreadsheets in comma-decimal locales save with `;`.
- */
-export function detectDelimiter(text: string): CsvDelimiter {
-  const counts: Record<CsvDelimiter, number> = { ',': 0, ';': 0, '\t': 0 };
-  let quoted = false;
-  for (let i = 0; i < text.length && i < 65_536; i++) {
-    const ch = text[i];
-    if (ch === '"') quoted = !quoted;
-    else if (quoted) continue;
-    else if (ch === '\n' || ch === '\r') break;
-    else if (ch === ',' || ch === ';' || ch === '\t') counts[ch] += 1;
-  }
-  let best: CsvDelimiter = ',';
-  for (const d of CSV_DELIMITERS) if (counts[d] > counts[best]) best = d;
-  return best;
-}
 
 function customTarget(key: string): ImportTarget {
   return `customFields.${key}`;
@@ -97,13 +64,8 @@ export type ImportMappingOverride = Readonly<Record<string, string | null>>;
 
 /** The `mapping` form field: a JSON object `{"<header>": "<target>" | null}`. */
 export function parseMappingJson(raw: string): { mapping: ImportMappingOverride } | { error: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return { error: 'must be a JSON object' };
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'must be a JSON object' };
+  const parsed = parseJsonObject(raw);
+  if (!parsed) return { error: 'must be a JSON object' };
   const mapping: Record<string, string | null> = {};
   for (const [header, target] of Object.entries(parsed)) {
     if (target !== null && typeof target !== 'string')
@@ -181,68 +143,6 @@ export function buildColumnMapping(
   return { columns, mapping, errors };
 }
 
-export interface CsvRecord {
-  readonly cells: string[];
-  /** Why the record could not be read (e.g. an unterminated quote), or null. */
-  readonly error: string | null;
-}
-
-/**
- * Reads CSV records chunk by chunk (papaparse's chunk mode with pause/resume), so a large file is
- * never held as one array of rows: each yielded array covers about `chunkSize` characters.
- * Empty lines come through as records with one empty cell, so record numbers match the file's rows.
- */
-export async function* readCsvChunks(
-  text: string,
-  delimiter: CsvDelimiter,
-  chunkSize = 1 << 20,
-): AsyncGenerator<CsvRecord[]> {
-  const state: { pending: { records: CsvRecord[]; parser: Papa.Parser } | null; done: boolean } = {
-    pending: null,
-    done: false,
-  };
-  let wake: (() => void) | null = null;
-  const notify = (): void => {
-    const resolve = wake;
-    wake = null;
-    resolve?.();
-  };
-  // papaparse's typings model chunk mode for files only; on a string it works the same way.
-  const config: Papa.ParseConfig<string[]> & {
-    chunkSize: number;
-    chunk: (results: Papa.ParseResult<string[]>, parser: Papa.Parser) => void;
-  } = {
-    delimiter,
-    chunkSize,
-    skipEmptyLines: false,
-    chunk: (results: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
-      parser.pause();
-      const errors = new Map<number, string>();
-      for (const e of results.errors) if (typeof e.row === 'number' && !errors.has(e.row)) errors.set(e.row, e.message);
-      state.pending = { records: results.data.map((cells, i) => ({ cells, error: errors.get(i) ?? null })), parser };
-      notify();
-    },
-    complete: () => {
-      state.done = true;
-      notify();
-    },
-  };
-  Papa.parse(text, config);
-  for (;;) {
-    const current = state.pending;
-    if (current) {
-      state.pending = null;
-      yield current.records;
-      current.parser.resume();
-      continue;
-    }
-    if (state.done) return;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-  }
-}
-
 /** A CSV row's contact values, ready to be matched and written. */
 export interface ImportRowValues {
   readonly name: string | null;
@@ -306,9 +206,9 @@ export function parseImportRow(
         break;
       case 'tags':
         tags = splitTags(cell);
-        if (tags.length > MAX_TAGS) problems.push(`tags: at most ${MAX_TAGS}`);
-        if (tags.some((t) => t.length > MAX_TAG_LENGTH))
-          problems.push(`tags: each at most ${MAX_TAG_LENGTH} characters`);
+        if (tags.length > MAX_CONTACT_TAGS) problems.push(`tags: at most ${MAX_CONTACT_TAGS}`);
+        if (tags.some((t) => t.length > MAX_CONTACT_TAG_LENGTH))
+          problems.push(`tags: each at most ${MAX_CONTACT_TAG_LENGTH} characters`);
         break;
       case 'avatarUrl':
         if (isURL(cell, { protocols: ['http', 'https'], require_protocol: true }) && cell.length <= 2000)

@@ -13,5 +13,4 @@ export type {
   ContactCompanySummary,
   ContactNoteResponse,
 } from './dto/contact.dto';
-export { CHANNEL_TYPES } from './contacts.constants';
 export type { CustomFieldValue, CustomFieldValues, CustomFieldType } from './custom-fields.util';

@@ -1,5 +1,5 @@
+import type { Priority } from 'src/core/domain/vocabulary';
 import { Injectable } from '@nestjs/common';
-import type { Priority } from './conversation.entity';
 
 /** The new conversation as a hook sees it (the fields a policy or a rule is chosen by). */
 export interface OpenedConversation {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { Priority } from 'src/core/domain/vocabulary';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import type { ChannelType } from 'src/modules/channels';
 import { QueuesService, RoutingService } from 'src/modules/queues';
 import { ConversationOpenedHooks } from './conversation-opened-hooks';
-import type { ConversationEntity, Priority } from './conversation.entity';
+import type { ConversationEntity } from './conversation.entity';
 import { ConversationsRepository } from './conversations.repository';
 
 export interface OpenConversationInput {

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { ConversationStatus, Priority } from './conversation.entity';
+import type { Priority } from 'src/core/domain/vocabulary';
+import type { ConversationStatus } from './conversation.entity';
 
 /** The saved subset of `GET /conversations` filters. */
 export interface ConversationViewFilters {

@@ -1,11 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { Priority } from 'src/core/domain/vocabulary';
 import type { ChannelType } from 'src/modules/channels';
 
 export const CONVERSATION_STATUSES = ['OPEN', 'ON_HOLD', 'RESOLVED'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
-
-export const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
-export type Priority = (typeof PRIORITIES)[number];
 
 export interface WrapUp {
   readonly outcome: string | null;

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, QueryFailedError } from 'typeorm';
+import { Brackets } from 'typeorm';
+import type { Priority } from 'src/core/domain/vocabulary';
+import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type KeysetOptions, type Page, findKeysetPage } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
-import { ConversationEntity, type ConversationStatus, type Priority } from './conversation.entity';
+import { ConversationEntity, type ConversationStatus } from './conversation.entity';
 
 export interface ConversationFilters {
   readonly statuses?: readonly ConversationStatus[];
@@ -43,16 +45,11 @@ const FK_LABELS: Record<string, string> = {
   conversations_workspace_id_channel_id_fkey: 'Channel',
 };
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** A foreign-key violation becomes 404 naming the missing record (a member or queue of another workspace included). */
 export function translateForeignKey(error: unknown): unknown {
-  if (!(error instanceof QueryFailedError)) return error;
-  const driver: { code?: unknown; constraint?: unknown } = error.driverError ?? {};
-  if (driver.code !== '23503') return error;
-  const label = typeof driver.constraint === 'string' ? FK_LABELS[driver.constraint] : undefined;
+  const constraint = foreignKeyViolation(error);
+  if (constraint === null) return error;
+  const label = FK_LABELS[constraint];
   return AppException.notFound(label ?? 'Referenced record');
 }
 
@@ -116,9 +113,9 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
   /** Contact names for a page of conversations, in one query (contacts the caller cannot see are absent). */
   async contactNames(contactIds: readonly string[]): Promise<Map<string, string | null>> {
     if (contactIds.length === 0) return new Map();
-    const rows: { id: string; name: string | null }[] = await this.tx.manager.query(
+    const rows: { id: string; name: string | null }[] = await this.query(
       `SELECT id, name FROM contacts WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
-      [this.workspaceId, [...new Set(contactIds)]],
+      [[...new Set(contactIds)]],
     );
     return new Map(rows.map((r) => [r.id, r.name]));
   }
@@ -191,59 +188,59 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
 
   /** A new outbound message; the first one stamps `firstResponseAt`. */
   async recordOutbound(id: string, at: Date, preview: string): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE conversations
           SET last_message_at = $3, last_message_preview = $4,
               first_response_at = coalesce(first_response_at, $3), updated_at = now()
         WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, id, at, preview],
+      [id, at, preview],
     );
   }
 
   /** SLA module: the due times of the policy that applies to this conversation (null clears them). */
   async setDueDates(id: string, firstResponseDueAt: Date | null, resolutionDueAt: Date | null): Promise<void> {
     if (!isUuid(id)) return;
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE conversations SET first_response_due_at = $3, resolution_due_at = $4, updated_at = now()
         WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, id, firstResponseDueAt, resolutionDueAt],
+      [id, firstResponseDueAt, resolutionDueAt],
     );
   }
 
   /** The oldest conversation waiting unassigned in the queue, locked (others skip it). */
   async lockOldestWaiting(queueId: string): Promise<string | null> {
-    const rows: { id: string }[] = await this.tx.manager.query(
+    const rows: { id: string }[] = await this.query(
       `SELECT id FROM conversations
        WHERE workspace_id = $1 AND queue_id = $2 AND status = 'OPEN' AND assignee_id IS NULL
        ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      [this.workspaceId, queueId],
+      [queueId],
     );
     return rows[0]?.id ?? null;
   }
 
   /** Routing's automatic assignment of a waiting conversation. */
   async assignWaiting(conversationId: string, userId: string): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE conversations SET assignee_id = $3, assigned_at = now(), updated_at = now()
        WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, conversationId, userId],
+      [conversationId, userId],
     );
   }
 
   /** A deleted queue's conversations join another queue (the default). */
   async moveQueue(fromQueueId: string, toQueueId: string): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE conversations SET queue_id = $3, updated_at = now() WHERE workspace_id = $1 AND queue_id = $2`,
-      [this.workspaceId, fromQueueId, toQueueId],
+      [fromQueueId, toQueueId],
     );
   }
 
   /** Contact merge: the duplicates' conversations move to the primary contact. */
   async moveContact(fromContactIds: readonly string[], toContactId: string): Promise<void> {
     if (fromContactIds.length === 0) return;
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE conversations SET contact_id = $3, updated_at = now() WHERE workspace_id = $1 AND contact_id = ANY($2::uuid[])`,
-      [this.workspaceId, fromContactIds, toContactId],
+      [fromContactIds, toContactId],
     );
   }
 }

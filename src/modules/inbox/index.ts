@@ -11,5 +11,5 @@ export { ConversationOpener, type OpenConversationInput, type OpenedResult } fro
 export { InboundMessagesService, type AppendedInbound } from './inbound-messages.service';
 export { OutboundRecoveryService } from './outbound/outbound-recovery.service';
 export type { ConversationResponse, ConversationDetailResponse, MessageResponse } from './dto/conversation.dto';
-export type { ConversationStatus, Priority } from './conversation.entity';
+export type { ConversationStatus } from './conversation.entity';
 export type { MessageType, SenderType, DeliveryStatus } from './message.entity';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
@@ -29,9 +30,9 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
   }
 
   async existsByExternalId(channelId: string, externalId: string): Promise<boolean> {
-    const rows: unknown[] = await this.tx.manager.query(
-      `SELECT 1 FROM messages WHERE channel_id = $1 AND external_id = $2 AND workspace_id = $3 LIMIT 1`,
-      [channelId, externalId, this.workspaceId],
+    const rows: unknown[] = await this.query(
+      `SELECT 1 FROM messages WHERE workspace_id = $1 AND channel_id = $2 AND external_id = $3 LIMIT 1`,
+      [channelId, externalId],
     );
     return rows.length > 0;
   }
@@ -57,7 +58,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
    */
   async claimForDelivery(id: string): Promise<MessageEntity | null> {
     if (!isUuid(id)) return null;
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows: Record<string, unknown>[] = await this.query(
       `WITH claimed AS (
          UPDATE messages
             SET delivery_attempts = delivery_attempts + 1,
@@ -67,7 +68,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
             AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
           RETURNING *)
        SELECT * FROM claimed`,
-      [this.workspaceId, id],
+      [id],
     );
     return rows[0] ? this.fromRaw(rows[0]) : null;
   }
@@ -76,7 +77,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     const sent = { deliveryStatus: 'SENT' as const, deliveryError: null, nextAttemptAt: null, sentAt: new Date() };
     if (!externalId) return this.updateById(id, sent);
     try {
-      return await this.tx.run(() => this.updateById(id, { ...sent, externalId }));
+      return await this.transaction(() => this.updateById(id, { ...sent, externalId }));
     } catch (error) {
       // The platform reused an id we already hold: keep the message SENT without it.
       if (isUniqueViolation(error)) return this.updateById(id, sent);
@@ -104,7 +105,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     error: string | null,
   ): Promise<string | null> {
     const status: DeliveryStatus = update === 'FAILED' ? 'FAILED' : 'SENT';
-    const rows: { id: string }[] = await this.tx.manager.query(
+    const rows: { id: string }[] = await this.query(
       `WITH updated AS (
          UPDATE messages
             SET delivery_status = $4,
@@ -116,17 +117,8 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
           WHERE workspace_id = $1 AND channel_id = $2 AND external_id = $3 AND direction = 'OUTBOUND'
           RETURNING id)
        SELECT id FROM updated`,
-      [this.workspaceId, channelId, externalId, status, error, update],
+      [channelId, externalId, status, error, update],
     );
     return rows[0]?.id ?? null;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'driverError' in error &&
-    (error as { driverError?: { code?: string } }).driverError?.code === '23505'
-  );
 }

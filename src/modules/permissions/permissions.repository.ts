@@ -14,14 +14,14 @@ export class PermissionsRepository extends WorkspaceScopedRepository<RolePermiss
   }
 
   async upsert(role: RolePermissionEntity['role'], permissions: readonly string[]): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `INSERT INTO role_permissions (workspace_id, role, permissions) VALUES ($1, $2, $3)
        ON CONFLICT (workspace_id, role) DO UPDATE SET permissions = EXCLUDED.permissions, updated_at = now()`,
-      [this.workspaceId, role, permissions],
+      [role, permissions],
     );
   }
 
   async deleteAll(): Promise<void> {
-    await this.tx.manager.query('DELETE FROM role_permissions WHERE workspace_id = $1', [this.workspaceId]);
+    await this.query('DELETE FROM role_permissions WHERE workspace_id = $1');
   }
 }

@@ -45,11 +45,10 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
   /** The queue's row, locked until the transaction ends: one assignment at a time per queue, on any worker. */
   async lockQueue(queueId: string): Promise<LockedQueue | null> {
     if (!isUuid(queueId)) return null;
-    const rows: { id: string; strategy: QueueStrategy; last_assigned_user_id: string | null }[] =
-      await this.tx.manager.query(
-        `SELECT id, strategy, last_assigned_user_id FROM queues WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
-        [this.workspaceId, queueId],
-      );
+    const rows: { id: string; strategy: QueueStrategy; last_assigned_user_id: string | null }[] = await this.query(
+      `SELECT id, strategy, last_assigned_user_id FROM queues WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
+      [queueId],
+    );
     const row = rows[0];
     return row ? { id: row.id, strategy: row.strategy, lastAssignedUserId: row.last_assigned_user_id } : null;
   }
@@ -57,13 +56,13 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
   /** ONLINE members of the queue with their workload, ordered by user id (the round-robin order). */
   async onlineMembers(queueId: string): Promise<RoutingCandidate[]> {
     const rows: { user_id: string; max_conversations: number; last_assigned_at: Date | null; open: number }[] =
-      await this.tx.manager.query(
+      await this.query(
         `SELECT s.user_id, s.max_conversations, s.last_assigned_at, ${openConversationsOf('s.user_id')} AS open
          FROM queue_members qm
          JOIN agent_status s ON s.workspace_id = qm.workspace_id AND s.user_id = qm.user_id
          WHERE qm.workspace_id = $1 AND qm.queue_id = $2 AND s.presence = 'ONLINE'
          ORDER BY s.user_id`,
-        [this.workspaceId, queueId],
+        [queueId],
       );
     return rows.map((r) => ({
       userId: r.user_id,
@@ -75,20 +74,20 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
 
   /** Moves the round-robin pointer and stamps the agent's last assignment (LEAST_BUSY's tie-break). */
   async recordAssignment(queueId: string, userId: string): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE queues SET last_assigned_user_id = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, queueId, userId],
+      [queueId, userId],
     );
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE agent_status SET last_assigned_at = clock_timestamp(), updated_at = now() WHERE workspace_id = $1 AND user_id = $2`,
-      [this.workspaceId, userId],
+      [userId],
     );
   }
 
   /** Every member with capacity, presence and open conversations (no status row: OFFLINE, default capacity). */
   async workloads(): Promise<AgentWorkload[]> {
     const rows: { user_id: string; max_conversations: number; presence: PresenceStatus; open: number }[] =
-      await this.tx.manager.query(
+      await this.query(
         `SELECT m.user_id,
                 coalesce(st.max_conversations, ${DEFAULT_MAX_CONVERSATIONS}) AS max_conversations,
                 coalesce(st.presence, 'OFFLINE') AS presence,
@@ -97,7 +96,6 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
          LEFT JOIN agent_status st ON st.workspace_id = m.workspace_id AND st.user_id = m.user_id
          WHERE m.workspace_id = $1
          ORDER BY m.created_at, m.user_id`,
-        [this.workspaceId],
       );
     return rows.map((r) => ({
       userId: r.user_id,
@@ -108,18 +106,18 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
   }
 
   async setCapacity(userId: string, maxConversations: number): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `INSERT INTO agent_status (workspace_id, user_id, max_conversations) VALUES ($1, $2, $3)
        ON CONFLICT (workspace_id, user_id) DO UPDATE SET max_conversations = EXCLUDED.max_conversations, updated_at = now()`,
-      [this.workspaceId, userId, maxConversations],
+      [userId, maxConversations],
     );
   }
 
   /** The member's presence row, locked (null: never set). */
   async lockStatus(userId: string): Promise<{ presence: PresenceStatus; presenceChangedAt: Date } | null> {
-    const rows: { presence: PresenceStatus; presence_changed_at: Date }[] = await this.tx.manager.query(
+    const rows: { presence: PresenceStatus; presence_changed_at: Date }[] = await this.query(
       `SELECT presence, presence_changed_at FROM agent_status WHERE workspace_id = $1 AND user_id = $2 FOR UPDATE`,
-      [this.workspaceId, userId],
+      [userId],
     );
     const row = rows[0];
     return row ? { presence: row.presence, presenceChangedAt: row.presence_changed_at } : null;
@@ -127,25 +125,25 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
 
   /** Sets presence and returns since when it holds. */
   async setPresence(userId: string, presence: PresenceStatus): Promise<Date> {
-    const rows: { presence_changed_at: Date }[] = await this.tx.manager.query(
+    const rows: { presence_changed_at: Date }[] = await this.query(
       `INSERT INTO agent_status (workspace_id, user_id, presence, presence_changed_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (workspace_id, user_id) DO UPDATE
          SET presence = EXCLUDED.presence, presence_changed_at = now(), updated_at = now()
        RETURNING presence_changed_at`,
-      [this.workspaceId, userId, presence],
+      [userId, presence],
     );
     return rows[0]!.presence_changed_at;
   }
 
   /** Closes the member's open presence interval and opens one for the new status. */
   async startPresenceInterval(userId: string, presence: PresenceStatus): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE presence_intervals SET ended_at = now() WHERE workspace_id = $1 AND user_id = $2 AND ended_at IS NULL`,
-      [this.workspaceId, userId],
+      [userId],
     );
-    await this.tx.manager.query(
+    await this.query(
       `INSERT INTO presence_intervals (workspace_id, user_id, status, started_at) VALUES ($1, $2, $3, now())`,
-      [this.workspaceId, userId, presence],
+      [userId, presence],
     );
   }
 }

@@ -91,14 +91,13 @@ export class ConversationSlasRepository extends WorkspaceScopedRepository<Conver
 
   /** Records the policy applied to a conversation; false when one was applied already (first one wins). */
   async record(applied: AppliedSla): Promise<boolean> {
-    const rows: { id: string }[] = await this.tx.manager.query(
+    const rows: { id: string }[] = await this.query(
       `INSERT INTO conversation_slas (workspace_id, conversation_id, policy_id, policy_name, conversation_created_at,
                                       first_response_due_at, resolution_due_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (workspace_id, conversation_id) DO NOTHING
        RETURNING id`,
       [
-        this.workspaceId,
         applied.conversationId,
         applied.policyId,
         applied.policyName,
@@ -116,6 +115,6 @@ export class ConversationSlasRepository extends WorkspaceScopedRepository<Conver
 
   /** The summary's rows: the totals first (policy_id null), then one per policy in matching order. */
   summary(from: Date, to: Date): Promise<SlaSummaryRow[]> {
-    return this.tx.manager.query(SUMMARY_SQL, [this.workspaceId, from, to]);
+    return this.query(SUMMARY_SQL, [from, to]);
   }
 }

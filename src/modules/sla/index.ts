@@ -3,4 +3,4 @@ export { SlaModule } from './sla.module';
 export { SlaService, type AppliedPolicy, type SlaConversation } from './sla.service';
 export { SlaBreachScheduler } from './sla-breach.scheduler';
 export type { SlaSubject } from './sla-match.util';
-export { PRIORITIES, type Priority, SLA_TARGETS, type SlaTarget } from './sla.constants';
+export { SLA_TARGETS, type SlaTarget } from './sla.constants';

@@ -4,6 +4,7 @@ import { APP_CONFIG } from 'src/core/config/config.constants';
 import { Ticker } from 'src/core/queue/ticker.service';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { EventBus } from 'src/core/events/event-bus';
+import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { type SlaBreach, SlaBreachSweepRepository } from './sla-breach-sweep.repository';
 import { SLA_CHECK_BATCH, SLA_TARGETS } from './sla.constants';
@@ -20,7 +21,7 @@ const MAX_ROUNDS = 20;
 @Injectable()
 export class SlaBreachScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger('SlaBreaches');
-  private ticking = false;
+  private readonly timer = new SweepTimer(this.logger, 'SLA breach check failed');
 
   constructor(
     private readonly tx: TransactionHost,
@@ -36,30 +37,22 @@ export class SlaBreachScheduler implements OnApplicationBootstrap {
   }
 
   async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      await this.checkBreaches();
-    } catch (error) {
-      this.logger.error({ err: error }, 'SLA breach check failed');
-    } finally {
-      this.ticking = false;
-    }
+    await this.timer.run(() => this.checkBreaches());
   }
 
   /** One check of every due target (exposed for tests and operators); returns the breaches published. */
   async checkBreaches(): Promise<SlaBreach[]> {
     const published: SlaBreach[] = [];
     for (const target of SLA_TARGETS) {
-      for (let round = 0; round < MAX_ROUNDS; round++) {
+      await sweepInRounds(SLA_CHECK_BATCH, MAX_ROUNDS, async () => {
         const checked = await this.tx.run(async () => {
           const result = await this.sweeps.checkDue(target, SLA_CHECK_BATCH);
           for (const breach of result.breaches) await this.publish(breach);
           return result;
         });
         published.push(...checked.breaches);
-        if (checked.checked < SLA_CHECK_BATCH) break;
-      }
+        return checked.checked;
+      });
     }
     if (published.length) this.logger.log({ breaches: published.length }, 'SLA breaches recorded');
     return published;

@@ -1,8 +1,4 @@
-import { CHANNEL_TYPES } from 'src/modules/contacts';
-
-/** Priorities of conversations and tickets (DESIGN §5.1, §6); SLA conditions name them. */
-export const PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
-export type Priority = (typeof PRIORITIES)[number];
+import { CHANNEL_TYPES } from 'src/modules/channels';
 
 /** Channel types a policy may be limited to (DESIGN §4.1). */
 export const SLA_CHANNEL_TYPES = CHANNEL_TYPES;

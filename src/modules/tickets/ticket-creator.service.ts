@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { Priority } from 'src/core/domain/vocabulary';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { EventBus } from 'src/core/events/event-bus';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { SlaService } from 'src/modules/sla';
-import type { Priority } from 'src/modules/sla';
 import { toTicketResponse } from './ticket.mapper';
 import type { TicketEntity } from './ticket.entity';
 import { isDone } from './ticket-rules.util';

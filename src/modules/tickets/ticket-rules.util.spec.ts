@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { automaticSubject, normalizeTags, resolvedAtAfter, transitionError, truncateText } from './ticket-rules.util';
+import { normalizeTags } from 'src/core/domain/vocabulary';
+import { automaticSubject, resolvedAtAfter, transitionError, truncateText } from './ticket-rules.util';
 import { TICKET_STATUSES } from './tickets.constants';
 
 describe('ticket rules', () => {

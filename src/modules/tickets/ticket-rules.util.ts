@@ -50,8 +50,3 @@ export function automaticSubject(message: { text: string | null; type: string },
   const kind = KIND_LABEL[message.type] ?? 'Message';
   return truncateText(`${kind} from ${contactName?.trim() || 'a customer'}`, AUTO_SUBJECT_LENGTH);
 }
-
-/** Trimmed, lower-cased, without empties and duplicates, in the order given. */
-export function normalizeTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))];
-}

@@ -1,5 +1,5 @@
+import type { Priority } from 'src/core/domain/vocabulary';
 import { Column, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Priority } from 'src/modules/sla';
 
 /** One row per workspace once its settings were changed; none means the defaults. */
 @Entity('ticket_settings')

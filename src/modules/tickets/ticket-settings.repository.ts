@@ -17,7 +17,7 @@ export class TicketSettingsRepository extends WorkspaceScopedRepository<TicketSe
 
   /** Writes the whole settings row (one per workspace). */
   async save(values: TicketSettingsValues): Promise<TicketSettingsEntity> {
-    const rows: Record<string, unknown>[] = await this.tx.manager.query(
+    const rows: Record<string, unknown>[] = await this.query(
       `INSERT INTO ticket_settings (workspace_id, auto_create_from_conversation, key_prefix, default_priority,
                                     resolve_with_conversation)
        VALUES ($1, $2, $3, $4, $5)
@@ -28,13 +28,7 @@ export class TicketSettingsRepository extends WorkspaceScopedRepository<TicketSe
              resolve_with_conversation = EXCLUDED.resolve_with_conversation,
              updated_at = now()
        RETURNING *`,
-      [
-        this.workspaceId,
-        values.autoCreateFromConversation,
-        values.keyPrefix,
-        values.defaultPriority,
-        values.resolveWithConversation,
-      ],
+      [values.autoCreateFromConversation, values.keyPrefix, values.defaultPriority, values.resolveWithConversation],
     );
     return this.fromRaw(rows[0]!);
   }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { Priority } from 'src/modules/sla';
+import type { Priority } from 'src/core/domain/vocabulary';
 import type { TicketSource, TicketStatus } from './tickets.constants';
 
 @Entity('tickets')

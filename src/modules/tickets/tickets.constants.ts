@@ -1,4 +1,4 @@
-import type { Priority } from 'src/modules/sla';
+import type { Priority } from 'src/core/domain/vocabulary';
 
 /** In board order (DESIGN §6). */
 export const TICKET_STATUSES = ['OPEN', 'IN_PROGRESS', 'WAITING', 'RESOLVED', 'CLOSED'] as const;
@@ -10,13 +10,10 @@ export type TicketSource = (typeof TICKET_SOURCES)[number];
 /** Statuses that count as done: not overdue, resolved at `resolvedAt`. */
 export const DONE_STATUSES: readonly TicketStatus[] = ['RESOLVED', 'CLOSED'];
 
-export const MAX_SUBJECT_LENGTH = 200;
 /** The automatic ticket's subject, from the first message. */
 export const AUTO_SUBJECT_LENGTH = 80;
 export const MAX_DESCRIPTION_LENGTH = 20_000;
 export const MAX_COMMENT_LENGTH = 10_000;
-export const MAX_TAGS = 20;
-export const MAX_TAG_LENGTH = 50;
 /** Tickets per board column. */
 export const BOARD_COLUMN_LIMIT = 50;
 /** Comments returned with a ticket (oldest first). */

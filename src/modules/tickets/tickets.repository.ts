@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, type SelectQueryBuilder } from 'typeorm';
+import { PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
+import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { isUuid } from 'src/core/http/uuid';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
-import { PRIORITIES, type Priority } from 'src/modules/sla';
-import { foreignKeyViolation } from './pg-errors.util';
 import { TicketEntity } from './ticket.entity';
 import { TICKET_STATUSES, type TicketSource, type TicketStatus } from './tickets.constants';
 
@@ -43,10 +43,6 @@ const FK_LABELS: Record<string, string> = {
   tickets_contact_fkey: 'Contact',
   tickets_conversation_fkey: 'Conversation',
 };
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 @Injectable()
 export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
@@ -117,11 +113,10 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
    * creation gives its number back (it was never seen).
    */
   async nextNumber(): Promise<number> {
-    const rows: { number: string }[] = await this.tx.manager.query(
+    const rows: { number: string }[] = await this.query(
       `INSERT INTO ticket_counters (workspace_id, next_number) VALUES ($1, 2)
        ON CONFLICT (workspace_id) DO UPDATE SET next_number = ticket_counters.next_number + 1
        RETURNING next_number - 1 AS number`,
-      [this.workspaceId],
     );
     return Number(rows[0]!.number);
   }
@@ -172,10 +167,7 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
   }
 
   async touch(id: string): Promise<void> {
-    await this.tx.manager.query(
-      `UPDATE tickets SET updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`,
-      [this.workspaceId, id],
-    );
+    await this.query(`UPDATE tickets SET updated_at = clock_timestamp() WHERE workspace_id = $1 AND id = $2`, [id]);
   }
 
   /** resolveWithConversation: resolves the conversation's automatic ticket unless it is done already. */
@@ -197,9 +189,9 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
   /** Contact merge: the duplicates' tickets move to the primary contact. */
   async moveContact(fromContactIds: readonly string[], toContactId: string): Promise<void> {
     if (fromContactIds.length === 0) return;
-    await this.tx.manager.query(
+    await this.query(
       `UPDATE tickets SET contact_id = $3, updated_at = now() WHERE workspace_id = $1 AND contact_id = ANY($2::uuid[])`,
-      [this.workspaceId, fromContactIds, toContactId],
+      [fromContactIds, toContactId],
     );
   }
 

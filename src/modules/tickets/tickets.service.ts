@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
+import { normalizeTags } from 'src/core/domain/vocabulary';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { EventBus } from 'src/core/events/event-bus';
@@ -20,7 +20,7 @@ import type { TicketEntity } from './ticket.entity';
 import { TicketCommentsRepository } from './ticket-comments.repository';
 import { type TicketDraft, TicketCreator } from './ticket-creator.service';
 import { toTicketFilters } from './ticket-filters.util';
-import { normalizeTags, resolvedAtAfter, transitionError } from './ticket-rules.util';
+import { resolvedAtAfter, transitionError } from './ticket-rules.util';
 import { TicketsRepository } from './tickets.repository';
 import { DETAIL_COMMENTS_LIMIT } from './tickets.constants';
 
@@ -80,15 +80,9 @@ export class TicketsService {
       tags: normalizeTags(dto.tags ?? []),
       ...(dto.dueAt !== undefined ? { dueAt: dto.dueAt === null ? null : new Date(dto.dueAt) } : {}),
     };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const ticket = await this.creator.create(draft, { channelType });
-        if (!ticket) throw new Error('A manual ticket was not created');
-        return toTicketResponse(ticket);
-      } catch (error) {
-        if (attempt >= CREATE_ATTEMPTS || !isRetryable(error)) throw error;
-      }
-    }
+    const ticket = await this.tx.runWithRetry(() => this.creator.create(draft, { channelType }), CREATE_ATTEMPTS);
+    if (!ticket) throw new Error('A manual ticket was not created');
+    return toTicketResponse(ticket);
   }
 
   /**
@@ -169,11 +163,4 @@ function changesOf(current: TicketEntity, dto: UpdateTicketDto): TicketPatch {
     if (dueAt?.getTime() !== current.dueAt?.getTime()) patch.dueAt = dueAt;
   }
   return patch;
-}
-
-/** A deadlock or serialization failure: the whole creation can run again. */
-function isRetryable(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const code: unknown = (error.driverError as { code?: unknown } | undefined)?.code;
-  return code === '40P01' || code === '40001';
 }

@@ -6,7 +6,7 @@ import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { WorkspaceEntity, type WorkspacePlan } from './workspace.entity';
 
 /**
- * The workspace row is the tenant itself: reads and updates go to the caller's own workspace.
+ * SYSTEM (in part): the workspace row is the tenant itself; reads and updates go to the caller's own workspace.
  * `create`, `setPlan` and `exists*` are system operations (signup, CLI, bootstrap).
  */
 @Injectable()

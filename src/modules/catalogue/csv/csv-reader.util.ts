@@ -1,13 +1,11 @@
-import Papa from 'papaparse';
 import { Readable, Writable, pipeline } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
+import { detectDelimiter } from 'src/core/csv/csv-format';
+import { type CsvRecord, CsvEncodingError, decodeUtf8, readCsvRecords } from 'src/core/csv/csv-reader';
 import { AppException } from 'src/core/errors/app.exception';
 
-/** One record of the file with the row number a spreadsheet shows for it (header = 1 in a plain file). */
-export interface CsvRecord {
-  readonly row: number;
-  readonly cells: string[];
-}
+/** The catalogue also reads pipe-separated exports. */
+const CATALOGUE_DELIMITERS = [',', ';', '\t', '|'] as const;
 
 /** An upload as the import keeps it: gzip-compressed while it streams in (CSV shrinks about 8×). */
 export interface StoredCsv {
@@ -56,22 +54,18 @@ export class GzipUploadStorage {
  * refused with 400 (whenever in the file it shows up).
  */
 export async function* decodeStoredCsv(stored: Buffer): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const gunzip: AsyncIterable<Buffer> = Readable.from([stored]).pipe(createGunzip());
-  const decode = (bytes?: Buffer): string => {
-    try {
-      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-    } catch {
+  try {
+    for await (const text of decodeUtf8(gunzip)) {
+      if (text.includes('\u0000')) throw AppException.field('file', 'is not a text file');
+      yield text;
+    }
+  } catch (error) {
+    if (error instanceof CsvEncodingError) {
       throw AppException.field('file', 'is not UTF-8 text (save the spreadsheet as "CSV UTF-8")');
     }
-  };
-  for await (const chunk of gunzip) {
-    const text = decode(chunk);
-    if (text.includes('\u0000')) throw AppException.field('file', 'is not a text file');
-    if (text) yield text;
+    throw error;
   }
-  const rest = decode();
-  if (rest) yield rest;
 }
 
 /** The first `chars` characters of the stored upload (for guessing the delimiter). */
@@ -84,40 +78,18 @@ export async function readStoredSample(stored: Buffer, chars = DELIMITER_SAMPLE_
   return sample.slice(0, chars);
 }
 
-/** The delimiter papaparse's guesser picks from the start of the file (`,` `;` tab `|`), `,` when unsure. */
-export function detectDelimiter(sample: string): string {
-  const guessed = Papa.parse<string[]>(sample, { preview: 20, delimitersToGuess: [',', ';', '\t', '|'] }).meta
-    .delimiter;
-  return guessed || ',';
-}
-
-function isBlank(cells: readonly string[]): boolean {
-  return cells.every((cell) => cell.trim() === '');
+/** The delimiter of the header line (`,` `;` tab `|`), `,` when unsure. */
+export function detectCatalogueDelimiter(sample: string): string {
+  return detectDelimiter(sample, CATALOGUE_DELIMITERS);
 }
 
 /**
- * Every non-blank record of the stored upload, streamed end to end (gunzip → UTF-8 → papaparse)
- * with back-pressure: a 100,000-row file is never held as text or as rows. Row numbers count
- * records, blank ones included, like a spreadsheet does, so `row` is the row the user sees (a quoted
- * cell spanning lines is still one row).
+ * Every non-blank record of the stored upload, streamed end to end (gunzip → UTF-8 → the CSV reader)
+ * with back-pressure: a 100,000-row file is never held as text or as rows. `row` is the row the user
+ * sees (a quoted cell spanning lines is still one row).
  */
-export async function* readCsvRecords(stored: Buffer, delimiter: string): AsyncGenerator<CsvRecord> {
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter, skipEmptyLines: false });
-  const source = Readable.from(decodeStoredCsv(stored), { objectMode: false });
-  source.on('error', (error: Error) => parser.destroy(error));
-  source.pipe(parser);
-  const records: AsyncIterable<unknown> = parser;
-  let row = 0;
-  try {
-    for await (const record of records) {
-      row++;
-      if (!Array.isArray(record)) continue;
-      const cells = record.map((cell) => (typeof cell === 'string' ? cell : String(cell)));
-      if (!isBlank(cells)) yield { row, cells };
-    }
-  } finally {
-    source.destroy();
-  }
+export function readStoredRecords(stored: Buffer, delimiter: string): AsyncGenerator<CsvRecord> {
+  return readCsvRecords(decodeStoredCsv(stored), delimiter);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { guessMapping, normalizeHeader } from './header-guess.util';
+import { normalizeHeader } from 'src/core/csv/csv-format';
+import { guessMapping } from './header-guess.util';
 
 describe('guessMapping (CSV header guessing)', () => {
   it('maps the headers named in the issue', () => {

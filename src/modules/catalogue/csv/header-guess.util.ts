@@ -1,3 +1,5 @@
+import { normalizeHeader } from 'src/core/csv/csv-format';
+
 /** The item fields a CSV column can fill. */
 export const IMPORT_FIELDS = [
   'id',
@@ -21,14 +23,6 @@ export const MULTI_COLUMN_FIELDS: readonly ImportField[] = ['images', 'keywords'
 
 export function isImportField(value: unknown): value is ImportField {
   return typeof value === 'string' && (IMPORT_FIELDS as readonly string[]).includes(value);
-}
-
-/** Headers are compared lower-cased with everything but letters and digits removed ("Unit price (€)" → "unitprice"). */
-export function normalizeHeader(header: string): string {
-  return header
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
 }
 
 /**

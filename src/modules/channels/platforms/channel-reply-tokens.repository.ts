@@ -12,25 +12,25 @@ export class ChannelReplyTokensRepository extends WorkspaceScopedRepository<Chan
 
   /** Keeps the token of the customer's newest inbound event (replacing an older one). */
   async keep(channelId: string, recipientId: string, token: string, expiresAt: Date): Promise<void> {
-    await this.tx.manager.query(
+    await this.query(
       `INSERT INTO channel_reply_tokens (workspace_id, channel_id, recipient_id, token, expires_at)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (workspace_id, channel_id, recipient_id)
        DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at, updated_at = now()`,
-      [this.workspaceId, channelId, recipientId, token, expiresAt],
+      [channelId, recipientId, token, expiresAt],
     );
   }
 
   /** Takes the fresh token (one use) or null; an expired one is dropped too. */
   async claim(channelId: string, recipientId: string): Promise<string | null> {
     // A CTE: TypeORM answers a bare DELETE … RETURNING with [rows, count].
-    const rows: { token: string; fresh: boolean }[] = await this.tx.manager.query(
+    const rows: { token: string; fresh: boolean }[] = await this.query(
       `WITH taken AS (
          DELETE FROM channel_reply_tokens
           WHERE workspace_id = $1 AND channel_id = $2 AND recipient_id = $3
           RETURNING token, expires_at)
        SELECT token, expires_at > now() AS fresh FROM taken`,
-      [this.workspaceId, channelId, recipientId],
+      [channelId, recipientId],
     );
     const row = rows[0];
     return row && row.fresh ? row.token : null;

@@ -16,9 +16,10 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { MAX_NOTE_LENGTH, MAX_CONTACT_TAG_LENGTH, MAX_CONTACT_TAGS } from 'src/core/domain/vocabulary';
+import { CHANNEL_TYPES } from 'src/modules/channels';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
-import { CHANNEL_TYPES, MAX_NAME_LENGTH, MAX_NOTE_LENGTH } from '../contacts.constants';
-import { MAX_TAG_LENGTH, MAX_TAGS } from '../contact-values.util';
+import { MAX_NAME_LENGTH } from '../contacts.constants';
 import type { CustomFieldValues } from '../custom-fields.util';
 import { isPresent, lower, trim, upper } from 'src/core/http/transforms';
 
@@ -84,12 +85,12 @@ export class CreateContactDto {
   @IsObject()
   readonly customFields?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: [String], description: `Lower-cased; at most ${MAX_TAGS}` })
+  @ApiPropertyOptional({ type: [String], description: `Lower-cased; at most ${MAX_CONTACT_TAGS}` })
   @ValidateIf(isPresent)
   @IsArray()
-  @ArrayMaxSize(MAX_TAGS)
+  @ArrayMaxSize(MAX_CONTACT_TAGS)
   @IsString({ each: true })
-  @MaxLength(MAX_TAG_LENGTH, { each: true })
+  @MaxLength(MAX_CONTACT_TAG_LENGTH, { each: true })
   readonly tags?: string[];
 
   @ApiPropertyOptional({
@@ -125,7 +126,7 @@ export class ListContactsQuery extends CursorPaginationQuery {
   @IsOptional()
   @Transform(lower)
   @IsString()
-  @MaxLength(MAX_TAG_LENGTH)
+  @MaxLength(MAX_CONTACT_TAG_LENGTH)
   readonly tag?: string;
 
   @ApiPropertyOptional({ description: 'Exact email, case-insensitive' })

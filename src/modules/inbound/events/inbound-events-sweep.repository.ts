@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { type DueRow, type RetryRows, takeDueRows } from 'src/core/database/sql';
 import { TransactionHost } from 'src/core/database/transaction-host';
 
-export interface SweptEvent {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly attempts: number;
-}
+export type SweptEvent = DueRow;
+
+const INBOUND_RETRY_ROWS: RetryRows = {
+  table: 'inbound_events',
+  waiting: `status = 'RECEIVED'`,
+  since: 'received_at',
+  attempts: 'attempts',
+};
 
 /**
  * SYSTEM (cross-tenant by design): the recovery sweep looks at every workspace's inbound events for
@@ -41,22 +45,7 @@ export class InboundEventsSweepRepository {
    * RECEIVED events due (never tried, or their retry time passed) for at least `olderThanMs`, and
    * not re-queued by a sweep in that time either. Marks them re-queued (updated_at) and returns them.
    */
-  async takeDue(olderThanMs: number, limit: number): Promise<SweptEvent[]> {
-    const rows: { id: string; workspace_id: string; attempts: number }[] = await this.tx.manager.query(
-      `WITH due AS (
-         UPDATE inbound_events SET updated_at = now()
-          WHERE id IN (
-            SELECT id FROM inbound_events
-             WHERE status = 'RECEIVED'
-               AND coalesce(next_attempt_at, received_at) <= now() - make_interval(secs => $1::float8 / 1000)
-               AND updated_at <= now() - make_interval(secs => $1::float8 / 1000)
-             ORDER BY coalesce(next_attempt_at, received_at)
-             LIMIT $2
-             FOR UPDATE SKIP LOCKED)
-          RETURNING id, workspace_id, attempts)
-       SELECT id, workspace_id, attempts FROM due`,
-      [olderThanMs, limit],
-    );
-    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, attempts: r.attempts }));
+  takeDue(olderThanMs: number, limit: number): Promise<SweptEvent[]> {
+    return takeDueRows(this.tx.manager, INBOUND_RETRY_ROWS, olderThanMs, limit);
   }
 }

@@ -26,13 +26,13 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
     }[],
   ): Promise<string[]> {
     if (events.length === 0) return [];
-    const params: unknown[] = [this.workspaceId];
+    const params: unknown[] = [];
     const rows = events.map((e) => {
       params.push(e.channelId, e.channelType, e.senderKey, e.externalId, JSON.stringify(e.payload), e.rawBody);
-      const n = params.length;
+      const n = params.length + 1; // $1 is the workspace
       return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::bytea)`;
     });
-    const inserted: { id: string }[] = await this.tx.manager.query(
+    const inserted: { id: string }[] = await this.query(
       `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, external_id, payload, raw_body)
        VALUES ${rows.join(', ')} RETURNING id`,
       params,
@@ -85,9 +85,11 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
    * (arrival order, and one conversation per contact even with many workers).
    */
   async lockSender(channelId: string, senderKey: string): Promise<void> {
-    await this.tx.manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `inbound:${channelId}:${senderKey}`,
-    ]);
+    // The key names the workspace too (`inbound:<workspace>:<channel>:<sender>`): $1 is always bound.
+    await this.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended(concat_ws(':', 'inbound', $1::text, $2::text), 0))`,
+      [`${channelId}:${senderKey}`],
+    );
   }
 
   /**

@@ -3,6 +3,7 @@ import { Timeout } from '@nestjs/schedule';
 import { Ticker } from 'src/core/queue/ticker.service';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
+import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { InboundEventsSweepRepository } from './inbound-events-sweep.repository';
 import { InboundEventsService } from './inbound-events.service';
 
@@ -15,6 +16,7 @@ export const INBOUND_STALE_RECEIVED_MS = 60_000;
 /** An event PROCESSING for this long belongs to a process that died. */
 export const INBOUND_STALE_PROCESSING_MS = 120_000;
 const BATCH = 500;
+const MAX_ROUNDS = 20;
 
 export interface SweepResult {
   readonly released: number;
@@ -31,7 +33,7 @@ export interface SweepResult {
 @Injectable()
 export class InboundRecoveryService implements OnApplicationBootstrap {
   private readonly logger = new Logger('InboundRecovery');
-  private running = false;
+  private readonly timer = new SweepTimer(this.logger, 'Inbound recovery sweep failed', 'warn');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -60,26 +62,17 @@ export class InboundRecoveryService implements OnApplicationBootstrap {
       options.processingOlderThanMs ?? INBOUND_STALE_PROCESSING_MS,
       this.events.maxAttempts,
     );
-    let requeued = 0;
-    for (let round = 0; round < 20; round++) {
+    const requeued = await sweepInRounds(BATCH, MAX_ROUNDS, async () => {
       const due = await this.sweeps.takeDue(options.receivedOlderThanMs ?? INBOUND_STALE_RECEIVED_MS, BATCH);
       await Promise.all(due.map((e) => this.events.enqueue(e.workspaceId, e.id, `${e.id}-sweep-${e.attempts}`)));
-      requeued += due.length;
-      if (due.length < BATCH) break;
-    }
+      return due.length;
+    });
     if (released || requeued) this.logger.log({ released, requeued }, 'Recovered inbound events');
     return { released, requeued };
   }
 
   private async safely(run: () => Promise<SweepResult>): Promise<void> {
-    if (this.running || this.config.role === 'cli') return;
-    this.running = true;
-    try {
-      await run();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Inbound recovery sweep failed');
-    } finally {
-      this.running = false;
-    }
+    if (this.config.role === 'cli') return;
+    await this.timer.run(run);
   }
 }

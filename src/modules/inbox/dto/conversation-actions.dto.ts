@@ -11,9 +11,15 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import { PRIORITIES, type Priority } from '../conversation.entity';
+import {
+  MAX_NOTE_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  MAX_TAG_LENGTH,
+  MAX_TAGS,
+  PRIORITIES,
+  type Priority,
+} from 'src/core/domain/vocabulary';
 import { isPresent, isSet, tagList, trim, upper } from 'src/core/http/transforms';
-import { MAX_NOTE_LENGTH, MAX_SUBJECT_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from './inbox-limits.constant';
 
 /** `POST /conversations`: start a conversation from our side. */
 export class CreateConversationDto {

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsObject, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
-import { CONVERSATION_STATUSES, type ConversationStatus, PRIORITIES, type Priority } from '../conversation.entity';
+import { PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
+import { CONVERSATION_STATUSES, type ConversationStatus } from '../conversation.entity';
 import { isPresent, trim } from 'src/core/http/transforms';
 import { ConversationFiltersQuery } from './list-conversations.query';
 

@@ -10,11 +10,10 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
 import {
   CONVERSATION_STATUSES,
   type ConversationStatus,
-  PRIORITIES,
-  type Priority,
   type SuggestedReply,
   type WrapUp,
 } from '../conversation.entity';

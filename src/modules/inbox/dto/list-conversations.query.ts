@@ -11,10 +11,11 @@ import {
   Matches,
   MaxLength,
 } from 'class-validator';
+import { MAX_TAG_LENGTH, PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
-import { CONVERSATION_STATUSES, type ConversationStatus, PRIORITIES, type Priority } from '../conversation.entity';
+import { CONVERSATION_STATUSES, type ConversationStatus } from '../conversation.entity';
 import { ASSIGNEE_FILTER, lower, trim, upperList } from 'src/core/http/transforms';
-import { MAX_SEARCH_LENGTH, MAX_TAG_LENGTH } from './inbox-limits.constant';
+import { MAX_SEARCH_LENGTH } from './inbox-limits.constant';
 
 /** The filters of `GET /conversations` (and, minus contactId/from/to/viewId, of a saved view). */
 export class ConversationFiltersQuery {

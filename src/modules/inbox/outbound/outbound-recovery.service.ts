@@ -3,12 +3,14 @@ import { Timeout } from '@nestjs/schedule';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { Ticker } from 'src/core/queue/ticker.service';
+import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { OutboundDeliveryService } from './outbound-delivery.service';
 import { OutboundSweepRepository } from './outbound-sweep.repository';
 
 const STARTUP_DELAY_MS = 1_000;
 const STALE_MS = 60_000;
 const BATCH = 500;
+const MAX_ROUNDS = 20;
 
 /**
  * Outbound messages are never stuck PENDING: at start-up every due one is re-queued (in-process
@@ -17,7 +19,7 @@ const BATCH = 500;
 @Injectable()
 export class OutboundRecoveryService implements OnApplicationBootstrap {
   private readonly logger = new Logger('OutboundRecovery');
-  private running = false;
+  private readonly timer = new SweepTimer(this.logger, 'Outbound recovery sweep failed', 'warn');
 
   constructor(
     private readonly sweeps: OutboundSweepRepository,
@@ -28,7 +30,7 @@ export class OutboundRecoveryService implements OnApplicationBootstrap {
 
   @Timeout(STARTUP_DELAY_MS)
   async onStartup(): Promise<void> {
-    await this.safely(0);
+    await this.timer.run(() => this.sweep(0));
   }
 
   /** Every OUTBOUND_SWEEP_TICK_MS (default 30 s), in the `all` and `worker` roles. */
@@ -37,31 +39,17 @@ export class OutboundRecoveryService implements OnApplicationBootstrap {
   }
 
   async onInterval(): Promise<void> {
-    await this.safely(STALE_MS);
+    await this.timer.run(() => this.sweep(STALE_MS));
   }
 
   /** One sweep; exposed for tests and operators. Returns how many messages were re-queued. */
   async sweep(olderThanMs = STALE_MS): Promise<number> {
-    let requeued = 0;
-    for (let round = 0; round < 20; round++) {
+    const requeued = await sweepInRounds(BATCH, MAX_ROUNDS, async () => {
       const due = await this.sweeps.takeDue(olderThanMs, BATCH);
       await Promise.all(due.map((m) => this.delivery.enqueue(m.workspaceId, m.id, `${m.id}-sweep-${m.attempts}`)));
-      requeued += due.length;
-      if (due.length < BATCH) break;
-    }
+      return due.length;
+    });
     if (requeued) this.logger.log({ requeued }, 'Recovered outbound messages');
     return requeued;
-  }
-
-  private async safely(olderThanMs: number): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.sweep(olderThanMs);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Outbound recovery sweep failed');
-    } finally {
-      this.running = false;
-    }
   }
 }

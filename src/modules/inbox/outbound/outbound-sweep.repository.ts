@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { type DueRow, type RetryRows, takeDueRows } from 'src/core/database/sql';
 import { TransactionHost } from 'src/core/database/transaction-host';
 
-export interface SweptMessage {
-  readonly id: string;
-  readonly workspaceId: string;
-  readonly attempts: number;
-}
+export type SweptMessage = DueRow;
+
+const OUTBOUND_RETRY_ROWS: RetryRows = {
+  table: 'messages',
+  waiting: `delivery_status = 'PENDING' AND direction = 'OUTBOUND'`,
+  since: 'created_at',
+  attempts: 'delivery_attempts',
+};
 
 /**
  * SYSTEM (cross-tenant by design): outbound messages left PENDING by a crash or a lost job — due
@@ -16,22 +20,7 @@ export interface SweptMessage {
 export class OutboundSweepRepository {
   constructor(private readonly tx: TransactionHost) {}
 
-  async takeDue(olderThanMs: number, limit: number): Promise<SweptMessage[]> {
-    const rows: { id: string; workspace_id: string; delivery_attempts: number }[] = await this.tx.manager.query(
-      `WITH due AS (
-         UPDATE messages SET updated_at = now()
-          WHERE id IN (
-            SELECT id FROM messages
-             WHERE delivery_status = 'PENDING' AND direction = 'OUTBOUND'
-               AND coalesce(next_attempt_at, created_at) <= now() - make_interval(secs => $1::float8 / 1000)
-               AND updated_at <= now() - make_interval(secs => $1::float8 / 1000)
-             ORDER BY coalesce(next_attempt_at, created_at)
-             LIMIT $2
-             FOR UPDATE SKIP LOCKED)
-          RETURNING id, workspace_id, delivery_attempts)
-       SELECT id, workspace_id, delivery_attempts FROM due`,
-      [olderThanMs, limit],
-    );
-    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, attempts: r.delivery_attempts }));
+  takeDue(olderThanMs: number, limit: number): Promise<SweptMessage[]> {
+    return takeDueRows(this.tx.manager, OUTBOUND_RETRY_ROWS, olderThanMs, limit);
   }
 }

@@ -17,7 +17,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { MAX_SLA_MINUTES, PRIORITIES, SLA_CHANNEL_TYPES } from '../sla.constants';
+import { PRIORITIES } from 'src/core/domain/vocabulary';
+import { MAX_SLA_MINUTES, SLA_CHANNEL_TYPES } from '../sla.constants';
 
 const trim = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.trim() : value);
 const upperEach = ({ value }: { value: unknown }): unknown =>

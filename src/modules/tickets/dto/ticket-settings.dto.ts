@@ -1,7 +1,7 @@
+import { PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
-import { PRIORITIES, type Priority } from 'src/modules/sla';
 
 const upper = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' ? value.trim().toUpperCase() : value;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { MAX_SUBJECT_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, PRIORITIES, type Priority } from 'src/core/domain/vocabulary';
 import { CursorPaginationQuery } from 'src/core/http/pagination';
 import { ASSIGNEE_FILTER, isPresent, isSet, lower, trim, upper, upperList } from 'src/core/http/transforms';
 import { Transform } from 'class-transformer';
@@ -16,13 +17,9 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
-import { PRIORITIES, type Priority } from 'src/modules/sla';
 import {
   MAX_COMMENT_LENGTH,
   MAX_DESCRIPTION_LENGTH,
-  MAX_SUBJECT_LENGTH,
-  MAX_TAG_LENGTH,
-  MAX_TAGS,
   TICKET_SOURCES,
   TICKET_STATUSES,
   type TicketSource,

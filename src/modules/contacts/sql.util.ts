@@ -1,4 +1,0 @@
-/** `%text%` for ILIKE with the text's own `%`, `_` and `\` taken literally. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
