@@ -165,7 +165,6 @@ describe('API fuzz over the OpenAPI document', () => {
         }
       }
     }
-    // eslint-disable-next-line no-console
     console.log(`API fuzz: ${operations} operations, ${requests} requests, ${Date.now() - started} ms`);
     expect(failures).toEqual([]);
     expect(operations).toBeGreaterThan(80);
