@@ -12,9 +12,11 @@ const LAYERS = [
   ['users', 'developer', 'permissions', 'catalogue', 'channels'],
   ['contacts', 'queues'],
   ['workspaces', 'inbox'],
-  ['auth', 'inbound'],
+  ['auth', 'inbound', 'csat'],
   ['sla', 'ai-agents'],
   ['tickets'],
+  // Read model: reads every module's tables through its own repositories (docs/architecture.md).
+  ['analytics'],
 ];
 const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())

@@ -9,6 +9,8 @@ import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbo
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
 import { InboundEventRawBody1763909000000 } from './1763909000000-InboundEventRawBody';
+import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
+import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -23,4 +25,6 @@ export const MIGRATIONS = [
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
   InboundEventRawBody1763909000000,
+  AnalyticsAndCsat1763914000000,
+  TrigramSearchIndexes1763916000000,
 ];

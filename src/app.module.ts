@@ -30,6 +30,8 @@ import { PermissionsModule } from 'src/modules/permissions';
 import { QueuesModule } from 'src/modules/queues';
 import { SlaModule } from 'src/modules/sla';
 import { TicketsModule } from 'src/modules/tickets';
+import { CsatModule } from 'src/modules/csat';
+import { AnalyticsModule } from 'src/modules/analytics';
 import { UsersModule } from 'src/modules/users';
 import { WorkspacesModule } from 'src/modules/workspaces';
 
@@ -49,6 +51,8 @@ const DOMAIN_MODULES: NonNullable<ModuleMetadata['imports']> = [
   SlaModule,
   AiAgentsModule,
   TicketsModule,
+  CsatModule,
+  AnalyticsModule,
 ];
 
 @Module({})

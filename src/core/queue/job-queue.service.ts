@@ -9,7 +9,7 @@ import { APP_CONFIG } from 'src/core/config/config.constants';
 import type { AppConfig } from 'src/core/config/app-config';
 import { BullMqDriver, redisAnswers } from './bullmq.driver';
 import { InlineDriver } from './inline.driver';
-import type { JobName } from './job-names';
+import { JobName } from './job-names';
 import type { EnqueueOptions, JobBackend, JobPayload, JobQueue } from './job-queue.port';
 import { JobRegistry } from './job-registry';
 
@@ -17,6 +17,8 @@ import { JobRegistry } from './job-registry';
  * The JobQueue behind the port: BullMQ when REDIS_URL is set and answered at boot, in-process
  * otherwise, and in-process for any enqueue Redis fails to accept at run time.
  */
+const EMBEDDED_INBOUND_CONCURRENCY = 2;
+
 @Injectable()
 export class JobQueueService implements JobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
@@ -29,7 +31,12 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: JobRegistry,
   ) {
-    this.inline = new InlineDriver(registry);
+    // On the embedded engine (one session) two inbound events at a time keep the session busy; more
+    // only queue statements in front of webhook acknowledgements (issue 16).
+    this.inline = new InlineDriver(
+      registry,
+      config.db.url ? {} : { [JobName.InboundEventProcess]: EMBEDDED_INBOUND_CONCURRENCY },
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {

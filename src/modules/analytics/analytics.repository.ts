@@ -1,0 +1,364 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
+import type { AnalyticsWindow } from './dto/analytics-query.dto';
+import { SqlParams } from './sql-params.util';
+
+/** Figures arrive from SQL as numbers (`::int`, `::float8`) or null. */
+type Row = Record<string, number | string | Date | null>;
+
+const UNIT = { HOUR: 'hour', DAY: 'day', WEEK: 'week' } as const;
+
+/**
+ * The analytics read model: every figure of `GET /analytics/*` computed in SQL from the stored
+ * facts of other modules' tables (conversations, messages, tickets, conversation_slas,
+ * presence_intervals, csat_responses, ai_conversation_states), read only, always under the
+ * caller's workspace (`workspace_id = $1` from the tenant context, fail closed).
+ *
+ * Buckets: each statement runs in a transaction whose `TimeZone` is the workspace's, so
+ * `date_trunc(unit, ts)` and `generate_series(…, '1 day')` over timestamptz are calendar buckets of
+ * that zone (a DST day has 23 or 25 hours), and every bucket of the window is present (zeros).
+ */
+@Injectable()
+export class AnalyticsRepository {
+  constructor(private readonly tx: TransactionHost) {}
+
+  private get workspaceId(): string {
+    return getTenantContext().workspaceId;
+  }
+
+  /** Runs `fn` in a read transaction whose session timezone is the workspace's. */
+  async inWorkspaceZone<T>(fn: () => Promise<T>): Promise<T> {
+    return this.tx.run(async () => {
+      await this.tx.manager.query(
+        `SELECT set_config('TimeZone', (SELECT timezone FROM workspaces WHERE id = $1), true)`,
+        [this.workspaceId],
+      );
+      return fn();
+    });
+  }
+
+  private query<T = Row>(sql: string, params: SqlParams): Promise<T[]> {
+    return this.tx.manager.query(sql, params.values);
+  }
+
+  /** `AND …` restricting conversations `c` to the window's channel / queue. */
+  private static conversationFilter(p: SqlParams, w: AnalyticsWindow, alias = 'c'): string {
+    return (
+      (w.channelId ? ` AND ${alias}.channel_id = ${p.add(w.channelId)}::uuid` : '') +
+      (w.queueId ? ` AND ${alias}.queue_id = ${p.add(w.queueId)}::uuid` : '')
+    );
+  }
+
+  /** `AND …` restricting rows that carry `conversation_id` to conversations of the channel / queue. */
+  private static viaConversation(p: SqlParams, w: AnalyticsWindow, alias: string): string {
+    if (!w.channelId && !w.queueId) return '';
+    return ` AND EXISTS (SELECT 1 FROM conversations c WHERE c.workspace_id = ${alias}.workspace_id
+                          AND c.id = ${alias}.conversation_id${AnalyticsRepository.conversationFilter(p, w)})`;
+  }
+
+  /** Messages carry their channel: only the queue filter needs the conversation. */
+  private static messageFilter(p: SqlParams, w: AnalyticsWindow, alias = 'm'): string {
+    return (
+      (w.channelId ? ` AND ${alias}.channel_id = ${p.add(w.channelId)}::uuid` : '') +
+      AnalyticsRepository.viaConversation(p, { ...w, channelId: null }, alias)
+    );
+  }
+
+  /** Tickets: queue by the ticket's own queue, channel by its conversation's channel. */
+  private static ticketFilter(p: SqlParams, w: AnalyticsWindow): string {
+    return (
+      (w.queueId ? ` AND t.queue_id = ${p.add(w.queueId)}::uuid` : '') +
+      (w.channelId
+        ? ` AND EXISTS (SELECT 1 FROM conversations c WHERE c.workspace_id = t.workspace_id AND c.id = t.conversation_id
+                         AND c.channel_id = ${p.add(w.channelId)}::uuid)`
+        : '')
+    );
+  }
+
+  /** The bucket starts of the window: `generate_series` over timestamptz in the session (workspace) zone. */
+  private static buckets(from: string, to: string, unit: string): string {
+    return `SELECT g AS bucket FROM generate_series(date_trunc(${unit}, ${from}::timestamptz),
+                                                  ${to}::timestamptz - interval '1 millisecond',
+                                                  ('1 ' || ${unit})::interval) g`;
+  }
+
+  async summary(w: AnalyticsWindow): Promise<Row> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const cf = AnalyticsRepository.conversationFilter(p, w);
+    const mf = AnalyticsRepository.messageFilter(p, w);
+    const rf = AnalyticsRepository.viaConversation(p, w, 'r');
+    const sf = AnalyticsRepository.viaConversation(p, w, 's');
+    const tf = AnalyticsRepository.ticketFilter(p, w);
+    const sql = `
+WITH conv AS (
+  SELECT count(*) FILTER (WHERE c.resolved_at IS NULL OR c.resolved_at >= ${from})::int AS total,
+         count(*) FILTER (WHERE c.created_at >= ${from})::int AS new,
+         count(*) FILTER (WHERE c.resolved_at IS NULL OR c.resolved_at >= ${to})::int AS open,
+         round(avg(extract(epoch FROM c.first_response_at - c.created_at))
+               FILTER (WHERE c.created_at >= ${from} AND c.first_response_at IS NOT NULL), 3)::float8 AS fr_avg,
+         round((percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.first_response_at - c.created_at))
+               FILTER (WHERE c.created_at >= ${from} AND c.first_response_at IS NOT NULL))::numeric, 3)::float8 AS fr_median
+    FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.created_at < ${to}${cf}
+), res AS (
+  SELECT count(*)::int AS resolved,
+         round(avg(extract(epoch FROM c.resolved_at - c.created_at)), 3)::float8 AS res_avg
+    FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf}
+), msg AS (
+  SELECT count(*) FILTER (WHERE m.direction = 'INBOUND')::int AS inbound,
+         count(*) FILTER (WHERE m.direction = 'OUTBOUND')::int AS outbound
+    FROM messages m
+   WHERE m.workspace_id = ${ws} AND m.created_at >= ${from} AND m.created_at < ${to}${mf}
+), csat AS (
+  SELECT round(avg(r.score), 2)::float8 AS average, count(*)::int AS responses
+    FROM csat_responses r
+   WHERE r.workspace_id = ${ws} AND r.created_at >= ${from} AND r.created_at < ${to}${rf}
+), sla AS (
+  SELECT count(*) FILTER (WHERE x.fr_reached IS NOT NULL AND x.fr_reached <= x.fr_due)
+       + count(*) FILTER (WHERE x.res_at IS NOT NULL AND x.res_at <= x.res_due) AS met,
+         count(*) FILTER (WHERE (x.fr_reached IS NOT NULL AND x.fr_reached > x.fr_due) OR (x.fr_reached IS NULL AND x.fr_due < now()))
+       + count(*) FILTER (WHERE (x.res_at IS NOT NULL AND x.res_at > x.res_due) OR (x.res_at IS NULL AND x.res_due < now())) AS breached
+    FROM (SELECT s.first_response_due_at AS fr_due, s.resolution_due_at AS res_due,
+                 coalesce(c.first_response_at, c.resolved_at) AS fr_reached, c.resolved_at AS res_at
+            FROM conversation_slas s
+            JOIN conversations c ON c.workspace_id = s.workspace_id AND c.id = s.conversation_id
+           WHERE s.workspace_id = ${ws} AND s.conversation_created_at >= ${from} AND s.conversation_created_at < ${to}${sf}) x
+), tk AS (
+  SELECT count(*) FILTER (WHERE t.created_at >= ${from})::int AS created,
+         count(*) FILTER (WHERE t.resolved_at IS NULL OR t.resolved_at >= ${to})::int AS open
+    FROM tickets t
+   WHERE t.workspace_id = ${ws} AND t.created_at < ${to}${tf}
+), tr AS (
+  SELECT count(*)::int AS resolved
+    FROM tickets t
+   WHERE t.workspace_id = ${ws} AND t.resolved_at >= ${from} AND t.resolved_at < ${to}${tf}
+)
+SELECT conv.total, conv.new, conv.open, res.resolved, msg.inbound, msg.outbound, conv.fr_avg, conv.fr_median,
+       res.res_avg, csat.average AS csat_average, csat.responses AS csat_responses,
+       CASE WHEN sla.met + sla.breached > 0 THEN round(sla.met::numeric / (sla.met + sla.breached), 4)::float8 END AS sla_rate,
+       tk.created AS tickets_created, tr.resolved AS tickets_resolved, tk.open AS tickets_open
+  FROM conv, res, msg, csat, sla, tk, tr`;
+    return (await this.query(sql, p))[0]!;
+  }
+
+  async inboxSeries(w: AnalyticsWindow): Promise<Row[]> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const unit = p.add(UNIT[w.interval]);
+    const cf = AnalyticsRepository.conversationFilter(p, w);
+    const mf = AnalyticsRepository.messageFilter(p, w);
+    const sql = `
+WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
+conv AS (
+  SELECT date_trunc(${unit}, c.created_at) AS bucket, count(*)::int AS n FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.created_at >= ${from} AND c.created_at < ${to}${cf} GROUP BY 1
+), res AS (
+  SELECT date_trunc(${unit}, c.resolved_at) AS bucket, count(*)::int AS n FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf} GROUP BY 1
+), msg AS (
+  SELECT date_trunc(${unit}, m.created_at) AS bucket,
+         count(*) FILTER (WHERE m.direction = 'INBOUND')::int AS inbound,
+         count(*) FILTER (WHERE m.direction = 'OUTBOUND')::int AS outbound
+    FROM messages m
+   WHERE m.workspace_id = ${ws} AND m.created_at >= ${from} AND m.created_at < ${to}${mf} GROUP BY 1
+)
+SELECT b.bucket, coalesce(conv.n, 0) AS conversations, coalesce(msg.inbound, 0) AS inbound,
+       coalesce(msg.outbound, 0) AS outbound, coalesce(res.n, 0) AS resolved
+  FROM b LEFT JOIN conv USING (bucket) LEFT JOIN res USING (bucket) LEFT JOIN msg USING (bucket)
+ ORDER BY b.bucket`;
+    return this.query(sql, p);
+  }
+
+  async inboxByChannel(w: AnalyticsWindow): Promise<Row[]> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const cf = AnalyticsRepository.conversationFilter(p, w);
+    // Inbound messages by their channel's type: through channel_connections (small) unless a
+    // queue filter needs the conversation.
+    const inbound = w.queueId
+      ? `SELECT c.channel_type, count(*)::int AS n FROM messages m
+           JOIN conversations c ON c.workspace_id = m.workspace_id AND c.id = m.conversation_id
+          WHERE m.workspace_id = ${ws} AND m.direction = 'INBOUND' AND m.created_at >= ${from} AND m.created_at < ${to}${cf}
+          GROUP BY 1`
+      : `SELECT ch.type AS channel_type, count(*)::int AS n FROM messages m
+           JOIN channel_connections ch ON ch.workspace_id = m.workspace_id AND ch.id = m.channel_id
+          WHERE m.workspace_id = ${ws} AND m.direction = 'INBOUND' AND m.created_at >= ${from} AND m.created_at < ${to}
+                ${w.channelId ? `AND m.channel_id = ${p.add(w.channelId)}::uuid` : ''}
+          GROUP BY 1`;
+    const sql = `
+WITH conv AS (
+  SELECT c.channel_type, count(*)::int AS n FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.created_at >= ${from} AND c.created_at < ${to}${cf} GROUP BY 1
+), inb AS (${inbound})
+SELECT coalesce(conv.channel_type, inb.channel_type) AS channel_type,
+       coalesce(conv.n, 0) AS conversations, coalesce(inb.n, 0) AS inbound
+  FROM conv FULL JOIN inb ON inb.channel_type = conv.channel_type
+ ORDER BY 2 DESC, 3 DESC, 1`;
+    return this.query(sql, p);
+  }
+
+  async ticketSeries(w: AnalyticsWindow): Promise<Row[]> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const unit = p.add(UNIT[w.interval]);
+    const tf = AnalyticsRepository.ticketFilter(p, w);
+    const sql = `
+WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
+cr AS (
+  SELECT date_trunc(${unit}, t.created_at) AS bucket, count(*)::int AS n FROM tickets t
+   WHERE t.workspace_id = ${ws} AND t.created_at >= ${from} AND t.created_at < ${to}${tf} GROUP BY 1
+), rs AS (
+  SELECT date_trunc(${unit}, t.resolved_at) AS bucket, count(*)::int AS n FROM tickets t
+   WHERE t.workspace_id = ${ws} AND t.resolved_at >= ${from} AND t.resolved_at < ${to}${tf} GROUP BY 1
+)
+SELECT b.bucket, coalesce(cr.n, 0) AS created, coalesce(rs.n, 0) AS resolved
+  FROM b LEFT JOIN cr USING (bucket) LEFT JOIN rs USING (bucket)
+ ORDER BY b.bucket`;
+    return this.query(sql, p);
+  }
+
+  /** Tickets created in the window, counted by current status and by priority. */
+  async ticketBreakdown(w: AnalyticsWindow): Promise<{ dimension: string; value: string; n: number }[]> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const tf = AnalyticsRepository.ticketFilter(p, w);
+    const sql = `
+SELECT CASE WHEN GROUPING(t.status) = 0 THEN 'status' ELSE 'priority' END AS dimension,
+       coalesce(t.status, t.priority) AS value, count(*)::int AS n
+  FROM tickets t
+ WHERE t.workspace_id = ${ws} AND t.created_at >= ${from} AND t.created_at < ${to}${tf}
+ GROUP BY GROUPING SETS ((t.status), (t.priority))`;
+    return this.query(sql, p);
+  }
+
+  async workforce(w: AnalyticsWindow): Promise<Row[]> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const cf = AnalyticsRepository.conversationFilter(p, w);
+    const members = w.queueId
+      ? ` AND EXISTS (SELECT 1 FROM queue_members qm WHERE qm.workspace_id = ms.workspace_id
+                         AND qm.user_id = ms.user_id AND qm.queue_id = ${p.add(w.queueId)}::uuid)`
+      : '';
+    const sql = `
+WITH online AS (
+  SELECT pi.user_id,
+         sum(extract(epoch FROM greatest(least(coalesce(pi.ended_at, now()), ${to}::timestamptz)
+                                         - greatest(pi.started_at, ${from}::timestamptz), interval '0'))) AS secs
+    FROM presence_intervals pi
+   WHERE pi.workspace_id = ${ws} AND pi.status = 'ONLINE' AND pi.started_at < ${to}
+     AND (pi.ended_at IS NULL OR pi.ended_at > ${from})
+   GROUP BY 1
+), assigned AS (
+  SELECT c.assignee_id AS user_id, count(*)::int AS n FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.assigned_at >= ${from} AND c.assigned_at < ${to}
+     AND c.assignee_id IS NOT NULL${cf}
+   GROUP BY 1
+), resolved AS (
+  SELECT c.assignee_id AS user_id, count(*)::int AS n FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.resolved_at >= ${from} AND c.resolved_at < ${to}
+     AND c.assignee_id IS NOT NULL${cf}
+   GROUP BY 1
+), fr AS (
+  SELECT c.assignee_id AS user_id, round(avg(extract(epoch FROM c.first_response_at - c.created_at)), 3)::float8 AS secs
+    FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.created_at >= ${from} AND c.created_at < ${to}
+     AND c.assignee_id IS NOT NULL AND c.first_response_at IS NOT NULL${cf}
+   GROUP BY 1
+), open_now AS (
+  SELECT c.assignee_id AS user_id, count(*)::int AS n FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.status IN ('OPEN', 'ON_HOLD') AND c.assignee_id IS NOT NULL${cf}
+   GROUP BY 1
+)
+SELECT ms.user_id, u.name, coalesce(st.presence, 'OFFLINE') AS presence,
+       round(coalesce(online.secs, 0), 3)::float8 AS online_seconds,
+       coalesce(assigned.n, 0) AS assigned, coalesce(resolved.n, 0) AS resolved,
+       fr.secs AS average_first_response_seconds, coalesce(open_now.n, 0) AS open_now
+  FROM memberships ms
+  JOIN users u ON u.id = ms.user_id
+  LEFT JOIN agent_status st ON st.workspace_id = ms.workspace_id AND st.user_id = ms.user_id
+  LEFT JOIN online ON online.user_id = ms.user_id
+  LEFT JOIN assigned ON assigned.user_id = ms.user_id
+  LEFT JOIN resolved ON resolved.user_id = ms.user_id
+  LEFT JOIN fr ON fr.user_id = ms.user_id
+  LEFT JOIN open_now ON open_now.user_id = ms.user_id
+ WHERE ms.workspace_id = ${ws}${members}
+ ORDER BY u.name, ms.user_id`;
+    return this.query(sql, p);
+  }
+
+  async aiTotals(w: AnalyticsWindow): Promise<Row> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const mf = AnalyticsRepository.messageFilter(p, w);
+    const sf = AnalyticsRepository.viaConversation(p, w, 's');
+    const cf = AnalyticsRepository.conversationFilter(p, w);
+    const sql = `
+WITH replies AS (
+  SELECT count(*)::int AS replies, count(DISTINCT m.conversation_id)::int AS conversations
+    FROM messages m
+   WHERE m.workspace_id = ${ws} AND m.sender_type = 'AI' AND m.created_at >= ${from} AND m.created_at < ${to}${mf}
+), handoffs AS (
+  SELECT count(*)::int AS n FROM ai_conversation_states s
+   WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
+), resolved AS (
+  SELECT count(*)::int AS with_ai,
+         count(*) FILTER (
+           WHERE NOT EXISTS (SELECT 1 FROM messages h WHERE h.workspace_id = c.workspace_id
+                               AND h.conversation_id = c.id AND h.sender_type = 'AGENT')
+             AND NOT EXISTS (SELECT 1 FROM ai_conversation_states s WHERE s.workspace_id = c.workspace_id
+                               AND s.conversation_id = c.id AND s.handed_off_at IS NOT NULL)
+         )::int AS without_human
+    FROM conversations c
+   WHERE c.workspace_id = ${ws} AND c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf}
+     AND EXISTS (SELECT 1 FROM messages a WHERE a.workspace_id = c.workspace_id
+                   AND a.conversation_id = c.id AND a.sender_type = 'AI')
+)
+SELECT replies.replies, handoffs.n AS handoffs, replies.conversations AS conversations_with_ai,
+       resolved.without_human AS resolved_without_human,
+       CASE WHEN resolved.with_ai > 0 THEN round(resolved.without_human::numeric / resolved.with_ai, 4)::float8 END AS rate
+  FROM replies, handoffs, resolved`;
+    return (await this.query(sql, p))[0]!;
+  }
+
+  async aiSeries(w: AnalyticsWindow): Promise<Row[]> {
+    const p = new SqlParams();
+    const ws = p.add(this.workspaceId);
+    const from = p.add(w.from);
+    const to = p.add(w.to);
+    const unit = p.add(UNIT[w.interval]);
+    const mf = AnalyticsRepository.messageFilter(p, w);
+    const sf = AnalyticsRepository.viaConversation(p, w, 's');
+    const sql = `
+WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
+r AS (
+  SELECT date_trunc(${unit}, m.created_at) AS bucket, count(*)::int AS n FROM messages m
+   WHERE m.workspace_id = ${ws} AND m.sender_type = 'AI' AND m.created_at >= ${from} AND m.created_at < ${to}${mf}
+   GROUP BY 1
+), h AS (
+  SELECT date_trunc(${unit}, s.handed_off_at) AS bucket, count(*)::int AS n FROM ai_conversation_states s
+   WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
+   GROUP BY 1
+)
+SELECT b.bucket, coalesce(r.n, 0) AS replies, coalesce(h.n, 0) AS handoffs
+  FROM b LEFT JOIN r USING (bucket) LEFT JOIN h USING (bucket)
+ ORDER BY b.bucket`;
+    return this.query(sql, p);
+  }
+}
