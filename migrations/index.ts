@@ -8,6 +8,7 @@ import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsA
 import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
+import { InboundEventRawBody1763909000000 } from './1763909000000-InboundEventRawBody';
 import { CreateAutomations1763912000000 } from './1763912000000-CreateAutomations';
 import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsAndCatalogSearch';
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   ConversationInbox1763800500000,
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
+  InboundEventRawBody1763909000000,
   CreateAutomations1763912000000,
   AiAgentsAndCatalogSearch1763913000000,
   AnalyticsAndCsat1763914000000,

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   readonly reuse?: { dataDir: string; databaseUrl?: string };
   /** Listen on a real port (for load tools and platform callbacks). */
   readonly listen?: boolean;
+  /** Where the service's logs go (default stdout; the log-secrets test captures them). */
+  readonly logStream?: { write(line: string): void };
 }
 
 /**
@@ -74,7 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   };
   const config = loadConfig(env);
-  const app = await createApp(config);
+  const app = await createApp(config, { logStream: options.logStream });
   // Every JSON response of every e2e file is checked against the OpenAPI document (see close()).
   const checker =
     outer.OPENAPI_RESPONSE_CHECK === 'off'

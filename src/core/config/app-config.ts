@@ -20,6 +20,17 @@ export interface AppConfig {
     readonly signupEnabled: boolean;
     readonly loginRateLimit: { readonly points: number; readonly durationSeconds: number };
     readonly signupRateLimit: { readonly points: number; readonly durationSeconds: number };
+    /** Login attempts per client IP over every email (issue 9; the per IP + email limit stays). */
+    readonly loginIpRateLimit: { readonly points: number; readonly durationSeconds: number };
+  };
+  /** Issue 9: how the client IP is read behind a proxy, and whether /docs is served. */
+  readonly http: { readonly trustProxy: boolean | number | string; readonly docsEnabled: boolean };
+  /** Timer periods (`*_TICK_MS`); the timers run in the `all` and `worker` roles only. */
+  readonly ticks: {
+    readonly catalogueSyncMs: number;
+    readonly slaCheckMs: number;
+    readonly inboundSweepMs: number;
+    readonly outboundSweepMs: number;
   };
   readonly encryptionKey: Buffer;
   readonly bootstrap: {
@@ -142,6 +153,17 @@ export function loadConfig(env: Env): AppConfig {
     points: int('LOGIN_RATE_LIMIT', 10, 1, 100000),
     durationSeconds: int('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
   };
+  const loginIpRateLimit = {
+    points: int('LOGIN_IP_RATE_LIMIT', 100, 1, 1_000_000),
+    durationSeconds: loginRateLimit.durationSeconds,
+  };
+  const http = { trustProxy: trustProxyOf(env.TRUST_PROXY), docsEnabled: bool('DOCS_ENABLED', !production) };
+  const ticks = {
+    catalogueSyncMs: int('CATALOGUE_SYNC_TICK_MS', 30_000, 50, 3_600_000),
+    slaCheckMs: int('SLA_CHECK_TICK_MS', 30_000, 50, 3_600_000),
+    inboundSweepMs: int('INBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+    outboundSweepMs: int('OUTBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+  };
   const outbound = {
     allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
     retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
@@ -185,7 +207,9 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     db: { url: databaseUrl, migrationsRun, poolSize },
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
-    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit },
+    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit, loginIpRateLimit },
+    http,
+    ticks,
     encryptionKey,
     bootstrap: {
       adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@example.com').toLowerCase(),
@@ -221,6 +245,21 @@ function parseCorsOrigins(raw: string | undefined, problems: string[]): '*' | st
   }
   return origins;
 }
+
+/**
+ * `TRUST_PROXY` → Express's `trust proxy`: unset = `loopback` (a proxy on this machine), `false` =
+ * the socket's address, `true` = the left-most X-Forwarded-For entry, a number = that many hops, or
+ * a comma-separated list of proxy addresses/subnets.
+ */
+function trustProxyOf(raw: string | undefined): boolean | number | string {
+  const value = raw?.trim();
+  if (!value) return 'loopback';
+  if (/^(false|0|no)$/i.test(value)) return false;
+  if (/^(true|yes)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 interface DevSecrets {
   jwtSecret: string;
   encryptionKey: string;

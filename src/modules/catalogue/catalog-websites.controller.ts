@@ -30,7 +30,7 @@ export class CatalogWebsitesController {
   constructor(private readonly websites: CatalogWebsitesService) {}
 
   @Get()
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiPageResponse(WebsiteResponse)
   @ApiOperation({ summary: 'List connected websites' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListWebsitesQuery): Promise<Page<WebsiteResponse>> {
@@ -47,7 +47,7 @@ export class CatalogWebsitesController {
   }
 
   @Get(':id')
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiOkResponse({ type: WebsiteResponse })
   @ApiOperation({ summary: 'Get a connected website' })
   get(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<WebsiteResponse> {
@@ -89,7 +89,7 @@ export class CatalogWebsitesController {
   }
 
   @Get(':id/runs')
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiPageResponse(WebsiteRunResponse, 'Newest first')
   @ApiOperation({ summary: "List a website's sync runs" })
   runs(

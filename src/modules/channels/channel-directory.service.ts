@@ -39,6 +39,11 @@ export class ChannelDirectory {
     return row ? this.found(row) : null;
   }
 
+  /** Whether the secret token belonged to a connection that was disconnected. */
+  isDisconnectedSecretToken(token: string): Promise<boolean> {
+    return this.lookup.existsDisconnectedBySecretTokenHash(sha256Hex(token));
+  }
+
   /**
    * Any connection by id, whatever its status (the caller checks type and status). Outside a
    * transaction, a request arriving while a look-up of the same id is running shares its result

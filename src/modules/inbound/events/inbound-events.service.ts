@@ -1,3 +1,4 @@
+import { containsNul, sanitizeJson } from 'src/core/http/input-guard';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
@@ -43,17 +44,21 @@ export class InboundEventsService {
    * workspaces) and enqueues each. The rows go through the group commit (concurrent acks share one
    * INSERT); the caller is answered once its rows are durable. Enqueueing is not awaited: the rows
    * are the durable record, and the recovery sweep re-enqueues any event whose job was lost.
+   * A signed event is always stored (issue 9): PostgreSQL cannot hold U+0000 in text or jsonb, so a
+   * payload holding one is stored sanitised (U+0000 → U+FFFD) with the request's raw bytes kept in
+   * `raw_body`; a NUL in a customer's text never loses the message.
    */
-  async store(drafts: readonly InboundEventDraft[]): Promise<WebhookAckResponse> {
+  async store(drafts: readonly InboundEventDraft[], rawBody?: Buffer): Promise<WebhookAckResponse> {
     const ids = await this.acks.store(
       drafts.map((d) => ({
         workspaceId: d.connection.workspaceId,
         row: {
           channelId: d.connection.id,
           channelType: d.connection.type,
-          senderKey: d.senderKey,
-          externalId: d.externalId,
-          payload: d.payload,
+          senderKey: d.senderKey === null ? null : sanitizeJson(d.senderKey),
+          externalId: d.externalId === null ? null : sanitizeJson(d.externalId),
+          payload: sanitizeJson(d.payload),
+          rawBody: rawBody && containsNul([d.payload, d.senderKey, d.externalId]) ? rawBody : null,
         },
       })),
     );

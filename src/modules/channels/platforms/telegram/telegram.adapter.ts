@@ -52,7 +52,11 @@ export class TelegramAdapter implements ChannelAdapter {
     const token = headerValue(headers, 'x-telegram-bot-api-secret-token', 'x-messenger-bot-api-secret-token');
     if (!token) throw invalidSignature();
     const row = await this.directory.findActiveBySecretToken(token);
-    if (!row) throw invalidSignature();
+    if (!row) {
+      // DESIGN §4.1: inbound to a disconnected connection → 404; an unknown token stays 401.
+      if (await this.directory.isDisconnectedSecretToken(token)) throw AppException.notFound('Channel');
+      throw invalidSignature();
+    }
     const connection = row.open();
     const expected = connection.secrets.secretToken;
     if (!expected || !safeEqual(token, expected)) throw invalidSignature();
