@@ -23,9 +23,14 @@ interface Json {
   [key: string]: unknown;
 }
 
-const FEED_ROUNDS = 10;
-const CSV_ROWS = 100_000;
-const SITE_PRODUCTS = 10_000;
+import type { BenchContext, BenchRow } from './lib/types';
+import { below, round as round1 } from './lib/types';
+
+export const name = 'catalogue';
+
+let FEED_ROUNDS = 10;
+let CSV_ROWS = 100_000;
+let SITE_PRODUCTS = 10_000;
 const SITE_PAGE_SIZE = 100;
 
 function ms(start: bigint): number {
@@ -154,8 +159,7 @@ async function waitRun(api: Api, websiteId: string, runId: string): Promise<Json
   }
 }
 
-async function main(): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL;
+async function once(adminUrl: string | undefined): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sis-bench-'));
   let databaseUrl: string | undefined;
   let dbName: string | undefined;
@@ -301,10 +305,54 @@ async function main(): Promise<void> {
       await admin.end();
     }
   }
-  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  return results;
 }
 
-void main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+/** Feed upsert, CSV import (time and the server's peak RSS) and website sync on each engine. */
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  if (ctx.short) {
+    FEED_ROUNDS = 3;
+    CSV_ROWS = 5_000;
+    SITE_PRODUCTS = 500;
+  }
+  const rows: BenchRow[] = [];
+  const engines: [string, string | undefined][] = ctx.embedded ? [['embedded', undefined]] : [];
+  if (ctx.databaseUrl) engines.push(['PG', ctx.databaseUrl]);
+  for (const [engine, url] of engines) {
+    ctx.log(`catalogue: ${engine}`);
+    const r = await once(url);
+    const feed = r.feedUpsert500 as Record<string, number>;
+    const csv = r.csvImport100k as Record<string, number>;
+    const site = r.websiteSync10k as { runs: Record<string, unknown>[] };
+    const rowsLabel = CSV_ROWS.toLocaleString('en');
+    rows.push({
+      figure: `feed upsert 500 items, update median (${engine})`,
+      value: feed.updateMedianMs!,
+      unit: 'ms',
+      ...below(feed.updateMedianMs!, 300),
+      note: `first (creates) ${feed.firstCreateMs} ms, max ${feed.updateMaxMs} ms over ${FEED_ROUNDS - 1} updates`,
+    });
+    rows.push({
+      figure: `CSV commit ${rowsLabel} rows (${engine})`,
+      value: round1(csv.commitMs! / 1000, 2),
+      unit: 's',
+      ...below(csv.commitMs! / 1000, 30),
+      note: `preview ${csv.previewMs} ms, created ${csv.created}, errors ${csv.errorCount}, same file again ${csv.sameFileAgainCommitMs} ms`,
+    });
+    rows.push({
+      figure: `CSV import ${rowsLabel} rows, server peak RSS (${engine})`,
+      value: csv.serverPeakRssBothImportsMB!,
+      unit: 'MB',
+      ...below(csv.serverPeakRssBothImportsMB!, 300),
+      note: `before ${csv.serverRssBeforeMB} MB, preview peak ${csv.serverPeakRssPreviewMB} MB, commit peak ${csv.serverPeakRssCommitMB} MB${engine === 'embedded' ? ' (the embedded database lives in the service process)' : ''}`,
+    });
+    const first = site.runs[0]!;
+    rows.push({
+      figure: `website sync ${SITE_PRODUCTS.toLocaleString('en')} products, first run (${engine})`,
+      value: round1(Number(first.wallMs) / 1000, 2),
+      unit: 's',
+      note: `status ${String(first.status)}, pages ${String(first.pages)}, created ${String(first.created)}; second run ${String(site.runs[1]?.wallMs)} ms`,
+    });
+  }
+  return rows;
+}

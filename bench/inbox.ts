@@ -1,300 +1,307 @@
 /**
- * Inbox benchmark (DESIGN §13): webhook acknowledgement latency and inbound pipeline throughput.
+ * Inbox bench (DESIGN §13, §15): webhook acknowledgement and the inbound pipeline, on the embedded
+ * engine (inline jobs) and, with DATABASE_URL + REDIS_URL, on PostgreSQL with BullMQ workers
+ * (one `api` and one `worker` process, the docker-compose topology).
  *
- *   npm run build && node dist/bench/inbox.js
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 node dist/bench/inbox.js
- *
- * The service runs as a child process (`dist/src/main.js`, role `all`: HTTP and workers in one
- * process) on the embedded database with in-process jobs; with DATABASE_URL and REDIS_URL a second
- * round runs on a fresh PostgreSQL database with BullMQ. Every request is a Custom Channel message
- * signed with the connection's inbound secret (`X-Service-Signature`), sent with autocannon.
- *
- * 1. Acknowledgement: ACK_REQUESTS requests at ACK_RATE req/s over 50 connections (the pipeline
- *    processes them at the same time, as in production); median and p99 latency of the 200s.
- * 2. Pipeline: PIPELINE_MESSAGES messages from PIPELINE_SENDERS customers sent as fast as the
- *    service takes them; messages/s = messages / (last event processed − first request), each
- *    stored with its contact, an assigned conversation and the message.
+ * Every request is a Custom Channel message signed with the connection's inbound secret. For each
+ * engine, in one run and under the same conditions:
+ *   1. ack throughput: closed loop, 50 connections, our route vs a bare Express 5 route parsing the
+ *      same body (bench/baseline-express.ts) — ratio = ours ÷ bare.
+ *   2. ack latency: open loop at 500 req/s (latency from each request's due time, see lib/load.ts),
+ *      ours vs bare; the pipeline processes the messages at the same time, as in production.
+ *   3. nothing lost: every acknowledged message id is looked up among the stored events.
+ *   4. pipeline: PIPELINE messages from 300 customers; throughput counts messages that are stored,
+ *      in an assigned conversation and ticketed, divided by (last event processed − first request).
+ *      FAILED events are reported. Three agents are ONLINE with room for every conversation.
  */
-import autocannon, { type Request as CannonRequest } from 'autocannon';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { type LoadResult, describe, load } from './lib/load';
+import {
+  type Service,
+  adminSession,
+  call,
+  commonEnv,
+  serviceDb,
+  startBaseline,
+  startService,
+  startWorker,
+  stop,
+  withDataDir,
+  withDatabase,
+} from './lib/service';
+import { type BenchContext, type BenchRow, atLeast, below, round } from './lib/types';
 
-const ACK_REQUESTS = Number(process.env.ACK_REQUESTS ?? 5000);
-const ACK_RATE = Number(process.env.ACK_RATE ?? 500);
-const PIPELINE_MESSAGES = Number(process.env.PIPELINE_MESSAGES ?? 3000);
-const PIPELINE_SENDERS = Number(process.env.PIPELINE_SENDERS ?? 300);
-const ADMIN_PASSWORD = 'bench-password-1';
+export const name = 'inbox';
 
-type Json = Record<string, unknown>;
+const CONNECTIONS = 50;
+const RATE = 500;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+interface Channel {
+  readonly id: string;
+  readonly secret: string;
+  readonly url: string;
 }
 
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-): Promise<Json> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 300)}`);
-  return text ? (JSON.parse(text) as Json) : {};
-}
-
-async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { child, base };
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('service did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-}
-
-/** A sink for replies (the channel's outbound URL); the bench sends none, but connect needs one. */
 async function sink(): Promise<{ server: Server; url: string }> {
   const server = createServer((_req, res) => res.writeHead(200).end('{}'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/replies` };
 }
 
-interface Setup {
-  readonly headers: Record<string, string>;
-  readonly channelId: string;
-  readonly secret: string;
-}
-
-/** Logs in as the bootstrap admin (ENTERPRISE workspace), goes ONLINE with room for every conversation, connects a Custom Channel. */
-async function setup(base: string, outboundUrl: string): Promise<Setup> {
-  const login = await call(base, 'POST', '/auth/login', {}, { email: 'admin@example.com', password: ADMIN_PASSWORD });
-  const workspace = (login.workspaces as Json[])[0]!;
-  const headers = { authorization: `Bearer ${String(login.accessToken)}`, 'x-workspace-id': String(workspace.id) };
-  const userId = String((login.user as Json).id);
-  await call(base, 'PUT', '/queues/capacity', headers, { agents: [{ userId, maxConversations: 1000 }] });
-  await call(base, 'POST', '/analytics/presence', headers, { status: 'ONLINE' });
+/** Admin + two more agents ONLINE with room for 1,000 conversations each; a Custom Channel. */
+async function setup(service: Service, outboundUrl: string): Promise<Channel> {
+  const { base } = service;
+  const admin = await adminSession(base);
+  const agents = [admin.userId];
+  for (let i = 0; i < 2; i++) {
+    const email = `bench-agent-${i}-${randomBytes(3).toString('hex')}@example.com`;
+    const member = await call(base, 'POST', '/workspace/members', admin.headers, {
+      email,
+      name: `Agent ${i}`,
+      role: 'AGENT',
+      password: 'password-123',
+    });
+    const login = await call(base, 'POST', '/auth/login', {}, { email, password: 'password-123' });
+    const headers = { authorization: `Bearer ${String(login.accessToken)}`, 'x-workspace-id': admin.workspaceId };
+    await call(base, 'POST', '/analytics/presence', headers, { status: 'ONLINE' });
+    agents.push(String(member.userId));
+  }
+  await call(base, 'PUT', '/queues/capacity', admin.headers, {
+    agents: agents.map((userId) => ({ userId, maxConversations: 1000 })),
+  });
+  await call(base, 'POST', '/analytics/presence', admin.headers, { status: 'ONLINE' });
   const secret = randomBytes(24).toString('hex');
-  const channel = await call(base, 'POST', '/channels/connect', headers, {
+  const channel = await call(base, 'POST', '/channels/connect', admin.headers, {
     type: 'CUSTOM',
     displayName: 'Bench',
     inboundSecret: secret,
     outboundUrl,
   });
-  return { headers, channelId: String(channel.id), secret };
+  return { id: String(channel.id), secret, url: `${base}/custom-channel/${String(channel.id)}/inbound` };
 }
 
-/** autocannon request with a fresh body (and signature) per request. */
-function signedMessages(secret: string, senders: number, tag: string): CannonRequest[] {
-  let n = 0;
-  return [
-    {
-      method: 'POST',
-      setupRequest: (request) => {
-        n++;
-        const body = JSON.stringify({
-          senderId: `${tag}-${n % senders}`,
-          senderName: `Customer ${n % senders}`,
-          text: `Message ${n} from the bench`,
-        });
-        const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-        return {
-          ...request,
-          body,
-          headers: { ...request.headers, 'content-type': 'application/json', 'x-service-signature': signature },
-        };
-      },
-    },
-  ];
+/** Signed request i of a phase: a unique text (`<tag>-<i>`) so the bench can find it among stored events. */
+function signed(secret: string, tag: string, senders: number) {
+  return (i: number) => {
+    const body = JSON.stringify({
+      senderId: `${tag}-s${i % senders}`,
+      senderName: `Customer ${i % senders}`,
+      text: `bench ${tag}-${i} message from the load generator`,
+    });
+    const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+    return { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } };
+  };
 }
 
-async function pending(base: string, s: Setup): Promise<boolean> {
-  for (const status of ['RECEIVED', 'PROCESSING']) {
-    const page = await call(base, 'GET', `/channels/${s.channelId}/events?status=${status}&limit=1`, s.headers);
-    if ((page.data as unknown[]).length > 0) return true;
-  }
-  return false;
+async function pendingEvents(db: Client): Promise<number> {
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM inbound_events WHERE status IN ('RECEIVED', 'PROCESSING')`,
+  );
+  return (rows[0] as { n: number }).n;
 }
 
-async function waitDrained(base: string, s: Setup, timeoutMs = 600_000): Promise<number> {
+async function waitDrained(db: Client, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (await pending(base, s)) {
+  while ((await pendingEvents(db)) > 0) {
     if (Date.now() > deadline) throw new Error('pipeline did not drain in time');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return Date.now();
 }
 
-/** Starts a worker-role process (no HTTP) and gives it time to wire its queues. */
-async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { PATH: process.env.PATH ?? '', ...env, APP_ROLE: 'worker', PORT: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await new Promise((r) => setTimeout(r, 5_000));
-  if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}`);
-  return child;
+/** Stored events whose text carries `tag-` (a phase of this run), and their statuses. */
+async function stored(
+  db: Client,
+  tag: string,
+): Promise<{ texts: Set<string>; failed: number; processedAtMax: number }> {
+  const { rows } = await db.query(
+    `SELECT payload->>'text' AS text, status, extract(epoch FROM processed_at) * 1000 AS processed
+       FROM inbound_events WHERE payload->>'text' LIKE 'bench ${tag}-%'`,
+  );
+  const texts = new Set<string>();
+  let failed = 0;
+  let processedAtMax = 0;
+  for (const row of rows as { text: string; status: string; processed: string | null }[]) {
+    texts.add(row.text.split(' ')[1]!);
+    if (row.status === 'FAILED') failed++;
+    if (row.processed) processedAtMax = Math.max(processedAtMax, Number(row.processed));
+  }
+  return { texts, failed, processedAtMax };
 }
 
-/**
- * One configuration. `split`: an `api` process serving HTTP and a `worker` process running the
- * jobs (the docker-compose topology); otherwise one `all` process does both.
- */
-async function round(label: string, env: Record<string, string>, split = false): Promise<Json> {
+/** Runs `load` and remembers which request numbers were acknowledged (as `<tag>-<i>`). */
+function acked(options: Parameters<typeof load>[0], tag: string, ackedIds: Set<string>): Promise<LoadResult> {
+  return load({ ...options, onOk: (i) => ackedIds.add(`${tag}-${i}`) });
+}
+
+async function round1(ctx: BenchContext, engine: string, service: Service): Promise<BenchRow[]> {
+  const seconds = ctx.short ? 2 : 10;
+  const pipelineMessages = ctx.short ? 300 : 3000;
   const replies = await sink();
-  const { child, base } = await startService(split ? { ...env, APP_ROLE: 'api' } : env);
-  const worker = split ? await startWorker(env) : null;
+  const baseline = await startBaseline();
+  const db = await serviceDb(service);
+  const rows: BenchRow[] = [];
   try {
-    const s = await setup(base, replies.url);
-    const url = `${base}/custom-channel/${s.channelId}/inbound`;
+    const channel = await setup(service, replies.url);
+    const run = randomBytes(3).toString('hex');
+    const ackedIds = new Set<string>();
+    const body = signed(channel.secret, `t${run}`, 1000);
 
-    const ack = await autocannon({
-      url,
-      connections: 50,
-      amount: ACK_REQUESTS,
-      overallRate: ACK_RATE,
-      timeout: 30,
-      requests: signedMessages(s.secret, 1000, 'ack'),
+    ctx.log(`${engine}: ack throughput (closed loop, ${CONNECTIONS} connections, ${seconds} s each)`);
+    const bareMax = await load({
+      url: baseline.url,
+      connections: CONNECTIONS,
+      durationMs: seconds * 1000,
+      build: body,
     });
-    await waitDrained(base, s);
+    const oursMax = await acked(
+      {
+        url: channel.url,
+        connections: CONNECTIONS,
+        durationMs: seconds * 1000,
+        build: signed(channel.secret, `t${run}`, 1000),
+      },
+      `t${run}`,
+      ackedIds,
+    );
+    await waitDrained(db, 600_000);
 
+    ctx.log(`${engine}: ack latency (open loop ${RATE}/s, ${seconds} s each)`);
+    const bareOpen = await load({
+      url: baseline.url,
+      connections: CONNECTIONS,
+      rate: RATE,
+      durationMs: seconds * 1000,
+      build: body,
+    });
+    const oursOpen = await acked(
+      {
+        url: channel.url,
+        connections: CONNECTIONS,
+        rate: RATE,
+        durationMs: seconds * 1000,
+        build: signed(channel.secret, `o${run}`, 1000),
+      },
+      `o${run}`,
+      ackedIds,
+    );
+    await waitDrained(db, 600_000);
+
+    const storedT = await stored(db, `t${run}`);
+    const storedO = await stored(db, `o${run}`);
+    const ackedCount = oursMax.ok + oursOpen.ok;
+    const storedCount = storedT.texts.size + storedO.texts.size;
+    const missing = [...ackedIds].filter((id) => !storedT.texts.has(id) && !storedO.texts.has(id)).length;
+
+    const embedded = engine === 'embedded';
+    const throughputRatio = oursMax.achieved / bareMax.achieved;
+    rows.push({
+      figure: `ack throughput, ${CONNECTIONS} connections (${engine})`,
+      value: round(oursMax.achieved, 0),
+      unit: 'req/s',
+      ...(embedded ? atLeast(oursMax.achieved, 500) : { target: '≥ 50% of bare', pass: throughputRatio >= 0.5 }),
+      ratio: round(throughputRatio, 3),
+      baseline: `bare Express ${bareMax.achieved.toFixed(0)} req/s`,
+      note: `ours: ${describe(oursMax)} | bare: ${describe(bareMax)}`,
+    });
+    rows.push({
+      figure: `ack p99 at ${RATE}/s offered (${engine})`,
+      value: round(oursOpen.p99),
+      unit: 'ms',
+      ...below(oursOpen.p99, embedded ? 150 : 50),
+      ratio: round(oursOpen.p99 / bareOpen.p99, 2),
+      baseline: `bare Express p99 ${bareOpen.p99.toFixed(1)} ms`,
+      note: `ours: ${describe(oursOpen)} | bare: ${describe(bareOpen)}`,
+    });
+    rows.push({
+      figure: `ack achieved rate at ${RATE}/s offered (${engine})`,
+      value: round(oursOpen.achieved, 0),
+      unit: 'req/s',
+      ...atLeast(oursOpen.achieved, RATE * 0.98),
+      ratio: round(oursOpen.achieved / bareOpen.achieved, 3),
+      baseline: `bare Express ${bareOpen.achieved.toFixed(0)} req/s`,
+    });
+    rows.push({
+      figure: `acknowledged but not stored (${engine})`,
+      value: missing,
+      unit: 'messages',
+      target: '= 0',
+      correctness: true,
+      pass: missing === 0 && storedCount >= ackedCount,
+      note: `acknowledged ${ackedCount}, stored ${storedCount}, FAILED ${storedT.failed + storedO.failed}`,
+    });
+
+    ctx.log(`${engine}: pipeline (${pipelineMessages} messages from 300 customers)`);
+    const tag = `p${run}`;
     const started = Date.now();
-    const burst = await autocannon({
-      url,
+    const burst = await load({
+      url: channel.url,
       connections: 20,
-      amount: PIPELINE_MESSAGES,
-      timeout: 60,
-      requests: signedMessages(s.secret, PIPELINE_SENDERS, 'pipe'),
+      durationMs: 600_000,
+      count: pipelineMessages,
+      build: signed(channel.secret, tag, 300),
     });
-    const acceptedAt = Date.now();
-    const drainedAt = await waitDrained(base, s);
-    const processed = burst['2xx'];
-
-    return {
-      setup: label,
-      'ack requests (2xx / sent)': `${ack['2xx']} / ${ACK_REQUESTS} at ${ACK_RATE} req/s (non-2xx ${ack.non2xx}, errors ${ack.errors})`,
-      'ack latency median (ms)': ack.latency.p50,
-      'ack latency p99 (ms)': ack.latency.p99,
-      'ack latency max (ms)': ack.latency.max,
-      'pipeline messages': `${processed} from ${PIPELINE_SENDERS} customers`,
-      'pipeline accepted (req/s)': Math.round(processed / ((acceptedAt - started) / 1000)),
-      'pipeline end to end (messages/s)': Math.round(processed / ((drainedAt - started) / 1000)),
-    };
+    await waitDrained(db, 900_000);
+    const pipe = await stored(db, tag);
+    const { rows: done } = await db.query(
+      `SELECT count(*)::int AS n FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.text LIKE 'bench ${tag}-%' AND m.direction = 'INBOUND' AND c.assignee_id IS NOT NULL
+          AND EXISTS (SELECT 1 FROM tickets t WHERE t.conversation_id = c.id)`,
+    );
+    const complete = (done[0] as { n: number }).n;
+    const rate = pipe.processedAtMax > started ? (complete * 1000) / (pipe.processedAtMax - started) : 0;
+    rows.push({
+      figure: `pipeline stored+assigned+ticketed (${engine})`,
+      value: round(rate, 0),
+      unit: 'msg/s',
+      ...(embedded ? {} : atLeast(rate, 300)),
+      note: `${complete} of ${pipelineMessages} sent (${burst.ok} acknowledged) complete, ${pipe.texts.size} stored, FAILED ${pipe.failed}`,
+    });
   } finally {
-    await stop(child);
-    if (worker) await stop(worker);
+    await db.end();
+    await stop(baseline.child);
     replies.server.close();
   }
+  return rows;
 }
 
-async function withDatabase<T>(adminUrl: string, run: (url: string) => Promise<T>): Promise<T> {
-  const name = `sis_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  if (ctx.embedded)
+    await withDataDir(async (dir) => {
+      const service = await startService(commonEnv(dir));
+      try {
+        rows.push(...(await round1(ctx, 'embedded', service)));
+      } finally {
+        await stop(service.child);
+      }
+    });
+  if (ctx.databaseUrl && ctx.redisUrl) {
+    const redisUrl = ctx.redisUrl;
+    await withDataDir((dir) =>
+      withDatabase(ctx.databaseUrl!, async (url) => {
+        const env = {
+          ...commonEnv(dir),
+          DATABASE_URL: url,
+          REDIS_URL: redisUrl,
+          QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
+        };
+        const service = await startService({ ...env, APP_ROLE: 'api' });
+        const worker = await startWorker(env).catch(async (e: unknown) => {
+          await stop(service.child);
+          throw e;
+        });
+        try {
+          rows.push(...(await round1(ctx, 'PG + Redis', service)));
+        } finally {
+          await stop(service.child);
+          await stop(worker);
+        }
+      }),
+    );
+  } else ctx.log('inbox: PostgreSQL + Redis round skipped (needs DATABASE_URL and REDIS_URL)');
+  return rows;
 }
-
-async function main(): Promise<void> {
-  const common = {
-    BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
-    LOG_LEVEL: 'warn',
-    LOGIN_RATE_LIMIT: '100000',
-    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
-  const results: Json[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'sis-bench-inbox-'));
-  try {
-    results.push(await round('embedded PGlite, inline jobs', { ...common, DATA_DIR: dataDir }));
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  const databaseUrl = process.env.DATABASE_URL;
-  const redisUrl = process.env.REDIS_URL;
-  if (databaseUrl && redisUrl) {
-    const dir = mkdtempSync(join(tmpdir(), 'sis-bench-inbox-'));
-    try {
-      results.push(
-        await withDatabase(databaseUrl, (url) =>
-          round(
-            'PostgreSQL, BullMQ on Redis: one api + one worker process',
-            {
-              ...common,
-              DATA_DIR: dir,
-              DATABASE_URL: url,
-              REDIS_URL: redisUrl,
-              QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
-            },
-            true,
-          ),
-        ),
-      );
-      results.push(
-        await withDatabase(databaseUrl, (url) =>
-          round('PostgreSQL, BullMQ on Redis: one process (role all)', {
-            ...common,
-            DATA_DIR: dir,
-            DATABASE_URL: url,
-            REDIS_URL: redisUrl,
-            QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
-          }),
-        ),
-      );
-      results.push(
-        await withDatabase(databaseUrl, (url) =>
-          round('PostgreSQL, inline jobs', { ...common, DATA_DIR: dir, DATABASE_URL: url }),
-        ),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  for (const result of results) {
-    process.stdout.write(`\n## inbox: ${String(result.setup)}\n`);
-    for (const [key, value] of Object.entries(result))
-      if (key !== 'setup') process.stdout.write(`${key}: ${String(value)}\n`);
-  }
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});

@@ -1,49 +1,121 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { coldStart } from './cold-start';
+import * as catalogue from './catalogue';
+import * as coldStart from './cold-start';
+import * as inbox from './inbox';
+import * as lists from './lists';
+import { machine, renderTable, writeResults } from './lib/table';
+import type { BenchContext, BenchModule, BenchRow } from './lib/types';
 
 /**
- * `npm run bench`: the speed and memory figures of DESIGN §13, measured on this machine.
- * Not part of `npm test`: timings belong here, never in assertions.
+ * `npm run bench`: every DESIGN §13/§15 figure, measured on this machine, as ONE table (stdout)
+ * and bench/results/latest.json. Not part of `npm test`: timings belong here, never in assertions.
  *
- *   npm run bench                      # everything that can run here
- *   npm run bench -- inbox catalogue   # only those
+ *   npm run bench                        # everything
+ *   npm run bench -- --short             # a few seconds per figure (CI; no PASS/FAIL gate)
+ *   npm run bench -- inbox lists         # only those modules
+ *   npm run bench -- --pg-only           # skip the embedded rounds (--embedded-only: the reverse)
  *
- * With DATABASE_URL (and REDIS_URL) set, the scripts also measure the real PostgreSQL (and BullMQ).
+ * With DATABASE_URL (and REDIS_URL) the PostgreSQL (and BullMQ) rounds run too.
+ *
+ * Adding a module: a file `bench/<name>.ts` exporting `name` and `run(ctx): Promise<BenchRow[]>`
+ * (see lib/types.ts), imported and appended to MODULES below. Nothing else.
  */
-const SCRIPTS: Record<string, { file: string; needs?: string }> = {
-  inbox: { file: 'inbox.js' },
-  catalogue: { file: 'catalogue.js' },
-  conversations: { file: 'conversations.js', needs: 'DATABASE_URL' },
-  webhooks: { file: 'webhooks.js' },
-  analytics: { file: 'analytics.js', needs: 'DATABASE_URL' },
-};
-
-function runScript(file: string): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(__dirname, file)], { stdio: 'inherit', env: process.env });
-    child.once('exit', (code) => resolve(code ?? 1));
-  });
+/**
+ * A bench written as a standalone script (`node dist/bench/<file>`, prints its own output): run as a
+ * child process, its output passed through to stderr, one row saying whether it completed. Convert
+ * it to a module (rows with targets) to get its figures into the table.
+ */
+function script(name: string, file: string, needs?: 'databaseUrl'): BenchModule {
+  return {
+    name,
+    run: (ctx) =>
+      new Promise<BenchRow[]>((resolve) => {
+        if (needs && !ctx[needs]) {
+          ctx.log(`${name}: skipped (needs DATABASE_URL)`);
+          resolve([]);
+          return;
+        }
+        const child = spawn(process.execPath, [join(__dirname, file)], {
+          stdio: ['ignore', process.stderr, 'inherit'],
+          env: process.env,
+        });
+        child.once('exit', (code) =>
+          resolve([
+            {
+              figure: `${name} (standalone script, output above the table)`,
+              value: code,
+              unit: 'exit code',
+              target: '= 0',
+              correctness: true,
+              pass: code === 0,
+            },
+          ]),
+        );
+      }),
+  };
 }
 
+const MODULES: BenchModule[] = [
+  coldStart,
+  inbox,
+  lists,
+  catalogue,
+  script('analytics', 'analytics.js', 'databaseUrl'),
+  script('automations', 'automations.js'),
+  script('ai-agent', 'ai-agent.js'),
+  script('webhooks', 'webhooks.js'),
+];
+
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
-  const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
-  let failed = 0;
-  if (wanted('cold-start')) {
-    process.stdout.write('\n## cold start (embedded database)\n');
-    for (const [label, value] of Object.entries(await coldStart())) process.stdout.write(`${label}: ${value}\n`);
-  }
-  for (const [name, script] of Object.entries(SCRIPTS)) {
-    if (!wanted(name)) continue;
-    if (script.needs && !process.env[script.needs]) {
-      process.stdout.write(`\n## ${name}: skipped (needs ${script.needs})\n`);
-      continue;
+  const args = process.argv.slice(2);
+  const short = args.includes('--short');
+  const only = args.filter((a) => !a.startsWith('--'));
+  const ctx: BenchContext = {
+    short,
+    databaseUrl: args.includes('--embedded-only') ? undefined : process.env.DATABASE_URL || undefined,
+    redisUrl: args.includes('--embedded-only') ? undefined : process.env.REDIS_URL || undefined,
+    embedded: !args.includes('--pg-only'),
+    log: (message) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`),
+  };
+  const before = machine();
+  const rows: BenchRow[] = [];
+  const failures: string[] = [];
+  for (const module of MODULES) {
+    if (only.length && !only.some((o) => module.name.includes(o))) continue;
+    ctx.log(`module ${module.name}`);
+    try {
+      for (const row of await module.run(ctx)) rows.push({ module: module.name, ...row });
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      failures.push(`${module.name}: ${message}`);
+      rows.push({
+        module: module.name,
+        figure: `${module.name}: did not complete`,
+        value: null,
+        unit: '',
+        pass: false,
+        note: message,
+      });
     }
-    process.stdout.write(`\n## ${name}\n`);
-    if ((await runScript(script.file)) !== 0) failed++;
   }
-  if (failed) process.exit(1);
+  const after = machine();
+  process.stdout.write(`\n${renderTable(rows)}\n\n`);
+  process.stdout.write(
+    `Node ${String(before.node)}, ${String(before.cpus)} CPUs; load average before ${JSON.stringify(before.loadavg)}, after ${JSON.stringify(after.loadavg)}` +
+      `${short ? '; --short: small sizes, targets not gated' : ''}\n`,
+  );
+  const file = writeResults(join(__dirname, '..', '..', 'bench', 'results'), {
+    at: new Date().toISOString(),
+    short,
+    engines: { postgres: Boolean(ctx.databaseUrl), redis: Boolean(ctx.redisUrl) },
+    machine: { before, after },
+    rows,
+  });
+  process.stdout.write(`written ${file}\n`);
+  for (const f of failures) process.stderr.write(`${f}\n`);
+  // A module that crashed always fails the run; a missed target fails it only in full mode.
+  if (failures.length || rows.some((r) => r.pass === false && (r.correctness || !short))) process.exit(1);
 }
 
 main().catch((error: unknown) => {

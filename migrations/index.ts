@@ -9,7 +9,11 @@ import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbo
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
 import { EventOutboxAndWebhooks1763911000000 } from './1763911000000-EventOutboxAndWebhooks';
+import { InboundEventRawBody1763909000000 } from './1763909000000-InboundEventRawBody';
+import { CreateAutomations1763912000000 } from './1763912000000-CreateAutomations';
+import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsAndCatalogSearch';
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
+import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -24,5 +28,9 @@ export const MIGRATIONS = [
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
   EventOutboxAndWebhooks1763911000000,
+  InboundEventRawBody1763909000000,
+  CreateAutomations1763912000000,
+  AiAgentsAndCatalogSearch1763913000000,
   AnalyticsAndCsat1763914000000,
+  TrigramSearchIndexes1763916000000,
 ];

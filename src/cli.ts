@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError } from './core/config/app-config';
 import { AppException } from './core/errors/app.exception';
-import { USAGE, UsageError, runCli } from './cli-commands';
+import { HelpRequested, USAGE, UsageError, commandHelp, runCli } from './cli-commands';
 
 // The one place besides main.ts that reads the environment.
 // eslint-disable-next-line no-restricted-properties
@@ -10,8 +10,13 @@ runCli(process.argv.slice(2), process.env).then(
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   },
   (error: unknown) => {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(`${error.message}\n`);
+      process.exit(0);
+    }
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      const help = error instanceof UsageError && error.command ? commandHelp(error.command) : USAGE;
+      process.stderr.write(`${error.message}\n\n${help}\n`);
       process.exit(2);
     }
     if (error instanceof ConfigError || error instanceof AppException) {

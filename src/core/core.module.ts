@@ -1,13 +1,15 @@
 import { Global, Module } from '@nestjs/common';
 import { SecretBox } from './crypto/secret-box.service';
 import { EventBus } from './events/event-bus';
+import { OutboundHttp } from './http/outbound-http';
+import { Ticker } from './queue/ticker.service';
 import { OutboundUrlService } from './http/outbound-url.service';
 import { RateLimiterService } from './http/rate-limiter.service';
 
 /** Platform services every module may use. */
 @Global()
 @Module({
-  providers: [RateLimiterService, SecretBox, OutboundUrlService, EventBus],
-  exports: [RateLimiterService, SecretBox, OutboundUrlService, EventBus],
+  providers: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker],
+  exports: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker],
 })
 export class CoreModule {}

@@ -7,7 +7,9 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { type AppConfig, loadConfig } from 'src/core/config/app-config';
 import { JobQueueService } from 'src/core/queue/job-queue.service';
+import { buildOpenApiDocument, openApiDocumentOf } from 'src/core/http/openapi';
 import { createApp } from 'src/create-app';
+import { OpenApiResponseChecker } from './openapi-responses';
 import { copyEmbeddedTemplate, createDatabaseFromTemplate, embeddedTemplateDir } from './template-db';
 
 export const TEST_ADMIN_EMAIL = 'admin@example.com';
@@ -20,7 +22,9 @@ export interface TestApp {
   readonly dataDir: string;
   /** Waits until every in-process job has run (inline driver). */
   drain(): Promise<void>;
-  /** Stops the app; keeps the data directory and database when `keepData` (restart tests). */
+  /** The responses so far that did not match the OpenAPI document (null when all did). */
+  openApiMismatches(): string | null;
+  /** Stops the app (then fails if a response did not match the OpenAPI document); keeps the data directory and database when `keepData` (restart tests). */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -31,6 +35,8 @@ export interface TestAppOptions {
   readonly reuse?: { dataDir: string; databaseUrl?: string };
   /** Listen on a real port (for load tools and platform callbacks). */
   readonly listen?: boolean;
+  /** Where the service's logs go (default stdout; the log-secrets test captures them). */
+  readonly logStream?: { write(line: string): void };
 }
 
 /**
@@ -70,7 +76,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   };
   const config = loadConfig(env);
-  const app = await createApp(config);
+  const app = await createApp(config, { logStream: options.logStream });
+  // Every JSON response of every e2e file is checked against the OpenAPI document (see close()).
+  const checker =
+    outer.OPENAPI_RESPONSE_CHECK === 'off'
+      ? null
+      : new OpenApiResponseChecker(openApiDocumentOf(app) ?? buildOpenApiDocument(app, config));
+  checker?.install(app);
   if (options.listen) await app.listen(0, '127.0.0.1');
   else await app.init();
   const jobs = app.get(JobQueueService);
@@ -80,11 +92,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dataDir,
     http: request(app.getHttpServer()),
     drain: () => jobs.inline.drain(),
+    openApiMismatches: () => checker?.report() ?? null,
     close: async ({ keepData = false } = {}) => {
       await app.close();
-      if (keepData) return;
-      await drop?.();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) {
+        await drop?.();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+      const report = checker?.report();
+      if (report) throw new Error(report);
     },
   };
 }

@@ -15,9 +15,13 @@ export function hashApiToken(token: string): string {
 
 export interface JwtClaims {
   readonly sub: string;
+  readonly exp?: number;
 }
 
 /** First guard: who is calling. Accepts `Bearer <jwt>`, `Bearer sit_…` and `X-Api-Key: sit_…`. Secure by default. */
+/** User JWTs are HS256 only, on sign and verify (issue 9): no alg confusion, no `none`. */
+export const JWT_ALGORITHM = 'HS256' as const;
+
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
@@ -46,7 +50,8 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     try {
-      const claims = await this.jwt.verifyAsync<JwtClaims>(credential);
+      const claims = await this.jwt.verifyAsync<JwtClaims>(credential, { algorithms: [JWT_ALGORITHM] });
+      if (typeof claims.exp !== 'number') throw new Error('no expiry');
       if (typeof claims.sub !== 'string') throw new Error('no subject');
       request.principal = { type: 'user', userId: claims.sub };
       return true;

@@ -73,4 +73,23 @@ describe('loadConfig', () => {
     expect(config.outbound.allowPrivateNetworks).toBe(false);
     expect(loadConfig({ DATA_DIR: dir() }).outbound.allowPrivateNetworks).toBe(true);
   });
+
+  it('reads TRUST_PROXY and DOCS_ENABLED (issue 9)', () => {
+    const base = { DATA_DIR: dir() };
+    expect(loadConfig(base).http).toEqual({ trustProxy: 'loopback', docsEnabled: true });
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).http.trustProxy).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.168.0.1' }).http.trustProxy).toBe(
+      '10.0.0.0/8, 192.168.0.1',
+    );
+    const prod = {
+      ...base,
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    };
+    expect(loadConfig(prod).http.docsEnabled).toBe(false);
+    expect(loadConfig({ ...prod, DOCS_ENABLED: 'true' }).http.docsEnabled).toBe(true);
+  });
 });

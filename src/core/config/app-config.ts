@@ -20,6 +20,17 @@ export interface AppConfig {
     readonly signupEnabled: boolean;
     readonly loginRateLimit: { readonly points: number; readonly durationSeconds: number };
     readonly signupRateLimit: { readonly points: number; readonly durationSeconds: number };
+    /** Login attempts per client IP over every email (issue 9; the per IP + email limit stays). */
+    readonly loginIpRateLimit: { readonly points: number; readonly durationSeconds: number };
+  };
+  /** Issue 9: how the client IP is read behind a proxy, and whether /docs is served. */
+  readonly http: { readonly trustProxy: boolean | number | string; readonly docsEnabled: boolean };
+  /** Timer periods (`*_TICK_MS`); the timers run in the `all` and `worker` roles only. */
+  readonly ticks: {
+    readonly catalogueSyncMs: number;
+    readonly slaCheckMs: number;
+    readonly inboundSweepMs: number;
+    readonly outboundSweepMs: number;
   };
   readonly encryptionKey: Buffer;
   readonly bootstrap: {
@@ -44,6 +55,12 @@ export interface AppConfig {
     readonly lineApiBaseUrl: string;
   };
   readonly llm: { readonly baseUrl: string | null; readonly apiKey: string | null; readonly model: string | null };
+  /** Console format: `pretty` (pino-pretty) when stdout is a terminal or LOG_FORMAT=pretty, `json` otherwise. */
+  readonly logFormat: 'json' | 'pretty';
+  /** CORS_ORIGINS: null = CORS off; `*` = any origin; otherwise the allowed origins. */
+  readonly corsOrigins: '*' | readonly string[] | null;
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +153,17 @@ export function loadConfig(env: Env): AppConfig {
     points: int('LOGIN_RATE_LIMIT', 10, 1, 100000),
     durationSeconds: int('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
   };
+  const loginIpRateLimit = {
+    points: int('LOGIN_IP_RATE_LIMIT', 100, 1, 1_000_000),
+    durationSeconds: loginRateLimit.durationSeconds,
+  };
+  const http = { trustProxy: trustProxyOf(env.TRUST_PROXY), docsEnabled: bool('DOCS_ENABLED', !production) };
+  const ticks = {
+    catalogueSyncMs: int('CATALOGUE_SYNC_TICK_MS', 30_000, 50, 3_600_000),
+    slaCheckMs: int('SLA_CHECK_TICK_MS', 30_000, 50, 3_600_000),
+    inboundSweepMs: int('INBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+    outboundSweepMs: int('OUTBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+  };
   const outbound = {
     allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
     retryDelaysSeconds: delays('OUTBOUND_RETRY_DELAYS', [5, 30, 120, 600, 3600]),
@@ -151,6 +179,13 @@ export function loadConfig(env: Env): AppConfig {
     lineApiBaseUrl: url('LINE_API_BASE_URL', 'https://api.line.me') ?? '',
   };
   const llm = { baseUrl: url('LLM_BASE_URL', null), apiKey: env.LLM_API_KEY || null, model: env.LLM_MODEL || null };
+
+  const logFormatRaw = (env.LOG_FORMAT ?? '').toLowerCase();
+  if (logFormatRaw && logFormatRaw !== 'json' && logFormatRaw !== 'pretty')
+    problems.push(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
+  // main.ts defaults LOG_FORMAT to pretty when stdout is a terminal.
+  const logFormat: 'json' | 'pretty' = logFormatRaw === 'pretty' ? 'pretty' : 'json';
+  const corsOrigins = parseCorsOrigins(env.CORS_ORIGINS, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -172,7 +207,9 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     db: { url: databaseUrl, migrationsRun, poolSize },
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
-    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit },
+    auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit, loginIpRateLimit },
+    http,
+    ticks,
     encryptionKey,
     bootstrap: {
       adminEmail: (env.BOOTSTRAP_ADMIN_EMAIL || 'admin@example.com').toLowerCase(),
@@ -183,8 +220,46 @@ export function loadConfig(env: Env): AppConfig {
     outbound,
     platforms,
     llm,
+    logFormat,
+    corsOrigins,
+    metricsToken: env.METRICS_TOKEN || null,
   };
 }
+
+/** `CORS_ORIGINS`: unset/empty = off, `*` = any origin, else a comma-separated list of origins. */
+function parseCorsOrigins(raw: string | undefined, problems: string[]): '*' | string[] | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  if (value === '*') return '*';
+  const origins = value
+    .split(',')
+    .map((part) => part.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const origin of origins) {
+    try {
+      const parsed = new URL(origin);
+      if (parsed.origin !== origin) throw new Error('not an origin');
+    } catch {
+      problems.push(`CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (got "${origin}")`);
+    }
+  }
+  return origins;
+}
+
+/**
+ * `TRUST_PROXY` → Express's `trust proxy`: unset = `loopback` (a proxy on this machine), `false` =
+ * the socket's address, `true` = the left-most X-Forwarded-For entry, a number = that many hops, or
+ * a comma-separated list of proxy addresses/subnets.
+ */
+function trustProxyOf(raw: string | undefined): boolean | number | string {
+  const value = raw?.trim();
+  if (!value) return 'loopback';
+  if (/^(false|0|no)$/i.test(value)) return false;
+  if (/^(true|yes)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 interface DevSecrets {
   jwtSecret: string;
   encryptionKey: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isRetryable } from './pg-errors';
 
@@ -9,6 +9,7 @@ interface TxStore {
 }
 
 const txStorage = new AsyncLocalStorage<TxStore>();
+let savepointCounter = 0;
 
 /**
  * Ambient transactions: repositories pick up the open transaction's EntityManager automatically.
@@ -54,10 +55,34 @@ export class TransactionHost {
     }
   }
 
-  /** Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back → never runs. */
+  /**
+   * Inside an open transaction: runs `fn` under a SAVEPOINT, so when it throws only its own work is
+   * rolled back and the transaction goes on (PostgreSQL would otherwise abort it). Without an open
+   * transaction: just `fn`. Used where one failing step must not sink the rest (automation actions).
+   */
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const store = txStorage.getStore();
+    if (!store) return fn();
+    const name = `sp_${++savepointCounter}`;
+    await store.manager.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn();
+      await store.manager.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await store.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
+  }
+
+  /**
+   * Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back →
+   * never runs. The hook runs in the async context that registered it (tenant, request id, an
+   * automation's causation for its loop guard), outside the finished transaction.
+   */
   async afterCommit(fn: () => void | Promise<void>): Promise<void> {
     const store = txStorage.getStore();
-    if (store) store.afterCommit.push(fn);
+    if (store) store.afterCommit.push(AsyncResource.bind(() => txStorage.exit(fn)));
     else await fn();
   }
 }

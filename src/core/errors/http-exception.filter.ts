@@ -36,10 +36,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const { body, headers } = this.toBody(exception, requestIdOf(request));
     if (body.statusCode >= 500) {
-      this.logger.error({ err: exception, requestId: body.requestId }, 'Unhandled error');
+      this.logger.error({ err: loggableError(exception), requestId: body.requestId }, 'Unhandled error');
     }
     if (response.headersSent) return;
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    // Always JSON, even on a route that declared another content type (e.g. the text/plain handshake).
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.status(body.statusCode).json(body);
   }
 
@@ -63,7 +65,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
         return { body: build(ErrorCode.Conflict, 'A record with these values already exists'), headers: {} };
       if (pgCode === '23503')
         return { body: build(ErrorCode.NotFound, 'A referenced record does not exist'), headers: {} };
-      if (pgCode === '22P02' || pgCode === '22007' || pgCode === '22008' || pgCode === '22003') {
+      // Class 22 (data exception: 22021 bad byte such as NUL, 22P05 untranslatable character,
+      // 22P02/22007/22008/22003 formats and ranges …) and 54001 (statement too complex): the
+      // client's input, never a 500. The input guard catches most before they reach the database.
+      if (pgCode?.startsWith('22') || pgCode === '54001') {
         return { body: build(ErrorCode.ValidationFailed, 'A value has the wrong format'), headers: {} };
       }
     }
@@ -81,6 +86,26 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     return { body: build(ErrorCode.Internal, 'Internal server error'), headers: {} };
   }
+}
+
+/**
+ * What a 500 logs: never the statement's parameter values (a member's password hash, a token's hash
+ * would end up in the log). A database error is logged by SQLSTATE, table, constraint and column.
+ */
+export function loggableError(exception: unknown): unknown {
+  if (exception instanceof QueryFailedError) {
+    const d = (exception.driverError ?? {}) as Record<string, unknown>;
+    return {
+      type: 'QueryFailedError',
+      sqlstate: d.code,
+      table: d.table,
+      constraint: d.constraint,
+      column: d.column,
+      routine: d.routine,
+      stack: exception.stack?.split('\n').slice(1).join('\n'),
+    };
+  }
+  return exception;
 }
 
 /** Express body-parser and multer errors: malformed JSON, bodies over the limit. */

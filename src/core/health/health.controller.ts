@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, type HealthCheckResult } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 import { Public } from 'src/core/auth/decorators/auth.decorators';
@@ -22,6 +22,28 @@ export class HealthController {
   @HealthCheck()
   @ApiOperation({ summary: 'Database and job backend status (`redis` or `inline`)' })
   check(): Promise<HealthCheckResult> {
+    return this.ready();
+  }
+
+  @Get('live')
+  @Public()
+  @ApiOperation({ summary: 'Liveness: the process answers (no dependency is checked)' })
+  @ApiOkResponse({
+    schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } },
+  })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Public()
+  @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: the database answers and the job backend is known (503 otherwise)' })
+  readiness(): Promise<HealthCheckResult> {
+    return this.ready();
+  }
+
+  private ready(): Promise<HealthCheckResult> {
     return this.health.check([
       () =>
         this.indicators

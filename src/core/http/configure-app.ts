@@ -1,9 +1,14 @@
 import { type INestApplication, ValidationPipe } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import type { AppConfig } from 'src/core/config/app-config';
 import { validationException } from 'src/core/errors/validation-errors';
 import { HttpExceptionFilter } from 'src/core/errors/http-exception.filter';
+import { httpMetricsMiddleware } from 'src/core/metrics/http-metrics';
+import { inputGuard } from './input-guard';
+import { buildOpenApiDocument } from './openapi';
 import { requestIdOf } from './request-id';
 
 /** JSON bodies up to this size; platform webhooks batch, so it is well above their 3 MB. */
@@ -18,12 +23,18 @@ export const VALIDATION_PIPE = new ValidationPipe({
 });
 
 /** Everything main.ts and the e2e tests share: one app, configured once. */
-export function configureApp(app: NestExpressApplication): INestApplication {
+export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.enableShutdownHooks();
+  // Security headers on every answer (nosniff, frame-ancestors/X-Frame-Options, HSTS, referrer policy, CSP).
+  app.use(helmet());
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });
+  // After the parsers, before guards and pipes: NUL and deep nesting are a 400, never a 500.
+  app.use(inputGuard);
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // TRUST_PROXY decides how the client IP (login limits) is read behind a load balancer.
+  app.set('trust proxy', config.http.trustProxy);
+  app.use(httpMetricsMiddleware);
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader('x-request-id', requestIdOf(req));
     next();
@@ -31,21 +42,28 @@ export function configureApp(app: NestExpressApplication): INestApplication {
   app.useGlobalPipes(VALIDATION_PIPE);
   app.useGlobalFilters(new HttpExceptionFilter());
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Support Inbox Service')
-      .setDescription(
-        'Multi-channel customer support: inbox, tickets, contacts, queues, SLA, catalogue. Errors follow one shape: {statusCode, code, message, details, requestId}.',
-      )
-      .setVersion('1')
-      .addBearerAuth({
-        type: 'http',
-        scheme: 'bearer',
-        description: 'User JWT (with x-workspace-id) or API token (sit_…)',
-      })
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+  if (config.corsOrigins) {
+    app.enableCors({
+      origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins],
+      credentials: false,
+      allowedHeaders: ['authorization', 'content-type', 'x-workspace-id', 'x-request-id'],
+      exposedHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    });
+  }
+
+  // /docs and /docs-json: on in development and test, off in production unless DOCS_ENABLED=true.
+  if (!config.http.docsEnabled) return app;
+  // A browser opening the bare URL lands on the API documentation.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET' && req.path === '/') return res.redirect(302, '/docs');
+    next();
+  });
+  const document = buildOpenApiDocument(app, config);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+    swaggerOptions: { persistAuthorization: true },
+  });
   return app;
 }

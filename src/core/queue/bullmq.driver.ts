@@ -118,6 +118,16 @@ export class BullMqDriver {
     }
   }
 
+  /** Job counts per queue and state (for /metrics). */
+  async counts(names: readonly QueueName[]): Promise<{ queue: string; state: string; count: number }[]> {
+    const rows: { queue: string; state: string; count: number }[] = [];
+    for (const name of names) {
+      const counts = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed');
+      for (const [state, count] of Object.entries(counts)) rows.push({ queue: name, state, count });
+    }
+    return rows;
+  }
+
   private queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {

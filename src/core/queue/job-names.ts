@@ -5,6 +5,7 @@ export enum QueueName {
   Inbound = 'inbound',
   Outbound = 'outbound',
   Webhooks = 'webhooks',
+  Ai = 'ai',
 }
 
 /**
@@ -12,6 +13,7 @@ export enum QueueName {
  * Add a job here, in its module's `jobs/` folder, and nowhere else.
  */
 export enum JobName {
+  AiAgentReply = 'ai-agent.reply',
   ApiTokenTouch = 'api-token.touch',
   CatalogWebsiteSync = 'catalog.website-sync',
   DeveloperOutboxRelay = 'developer.outbox.relay',

@@ -9,7 +9,8 @@ import { APP_CONFIG } from 'src/core/config/config.constants';
 import type { AppConfig } from 'src/core/config/app-config';
 import { BullMqDriver, redisAnswers } from './bullmq.driver';
 import { InlineDriver } from './inline.driver';
-import type { JobName } from './job-names';
+import { JobName, QueueName } from './job-names';
+import { jobFallbacks } from 'src/core/metrics/metrics';
 import type { EnqueueOptions, JobBackend, JobPayload, JobQueue } from './job-queue.port';
 import { JobRegistry } from './job-registry';
 
@@ -17,6 +18,8 @@ import { JobRegistry } from './job-registry';
  * The JobQueue behind the port: BullMQ when REDIS_URL is set and answered at boot, in-process
  * otherwise, and in-process for any enqueue Redis fails to accept at run time.
  */
+const EMBEDDED_INBOUND_CONCURRENCY = 2;
+
 @Injectable()
 export class JobQueueService implements JobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
@@ -29,7 +32,12 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly registry: JobRegistry,
   ) {
-    this.inline = new InlineDriver(registry);
+    // On the embedded engine (one session) two inbound events at a time keep the session busy; more
+    // only queue statements in front of webhook acknowledgements (issue 16).
+    this.inline = new InlineDriver(
+      registry,
+      config.db.url ? {} : { [JobName.InboundEventProcess]: EMBEDDED_INBOUND_CONCURRENCY },
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,10 +59,18 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
         return;
       } catch (error) {
         this.fallbacks++;
+        jobFallbacks.inc();
         this.logger.warn({ job: name, err: (error as Error).message }, 'Redis unavailable: running job in-process');
       }
     }
     this.inline.enqueue(name, data, options);
+  }
+
+  /** Queue depths for /metrics: BullMQ's counts per queue and state, plus pending in-process jobs. */
+  async depths(): Promise<{ queue: string; state: string; count: number }[]> {
+    const rows = [{ queue: 'inline', state: 'pending', count: this.inline.pendingCount }];
+    if (this.bull?.ready()) rows.push(...(await this.bull.counts(Object.values(QueueName))));
+    return rows;
   }
 
   backend(): JobBackend {

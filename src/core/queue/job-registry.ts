@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { jobDuration } from 'src/core/metrics/metrics';
 import { JOB_HANDLER, type JobHandlerOptions } from './job-handler.decorator';
 import { JobName, type QueueName } from './job-names';
 import type { JobPayload } from './job-queue.port';
@@ -73,8 +74,16 @@ export class JobRegistry implements OnModuleInit {
   }
 
   /** Runs a job's handler inside its workspace's tenant context. */
-  execute(name: JobName, data: JobPayload): Promise<unknown> {
+  async execute(name: JobName, data: JobPayload): Promise<unknown> {
     const job = this.get(name);
-    return runAsWorkspace(data.workspaceId, () => job.run(data));
+    const end = jobDuration.startTimer({ job: name });
+    try {
+      const result = await runAsWorkspace(data.workspaceId, () => job.run(data));
+      end({ result: 'completed' });
+      return result;
+    } catch (error) {
+      end({ result: 'failed' });
+      throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AUTH_LOOKUP } from 'src/core/auth/principal';
 import { DeveloperModule } from 'src/modules/developer';
+import { QueuesModule } from 'src/modules/queues';
 import { UsersModule } from 'src/modules/users';
 import { WorkspacesModule } from 'src/modules/workspaces';
 import { AuthLookupRepository } from './auth-lookup.repository';
@@ -12,7 +13,7 @@ import { BootstrapService } from './bootstrap.service';
 /** Global so the core guards can inject the AUTH_LOOKUP port it implements. */
 @Global()
 @Module({
-  imports: [UsersModule, WorkspacesModule, DeveloperModule],
+  imports: [UsersModule, WorkspacesModule, DeveloperModule, QueuesModule],
   controllers: [AuthController],
   providers: [
     AuthService,

@@ -5,10 +5,11 @@ import type { AppConfig } from 'src/core/config/app-config';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { ErrorCode } from 'src/core/errors/error-codes';
+import { JWT_ALGORITHM } from 'src/core/auth/auth.guard';
 import { RateLimiterService } from 'src/core/http/rate-limiter.service';
 import { DUMMY_PASSWORD_HASH, type UserEntity, UsersService, verifyPassword } from 'src/modules/users';
 import { WorkspacesService } from 'src/modules/workspaces';
-import type { LoginDto, LoginResponse, SignupDto } from './dto/auth.dto';
+import type { ChangePasswordDto, LoginDto, LoginResponse, SignupDto } from './dto/auth.dto';
 
 @Injectable()
 export class AuthService {
@@ -21,10 +22,14 @@ export class AuthService {
     private readonly limiter: RateLimiterService,
   ) {}
 
-  /** Same answer for a wrong email and a wrong password; attempts are limited per IP + email. */
+  /**
+   * Same answer for a wrong email and a wrong password; attempts are limited per IP + email and per
+   * IP over all emails (a success resets only the first).
+   */
   async login(dto: LoginDto, ip: string): Promise<LoginResponse> {
     const rule = this.config.auth.loginRateLimit;
     const key = `${ip}:${dto.email}`;
+    await this.limiter.consume('login-ip', this.config.auth.loginIpRateLimit, ip);
     await this.limiter.consume('login', rule, key);
     const user = await this.users.findByEmail(dto.email);
     const ok = await verifyPassword(dto.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
@@ -45,9 +50,18 @@ export class AuthService {
     return this.session(user);
   }
 
+  /** PUT /auth/password: wrong current passwords count against the login limit of this user. */
+  async changePassword(userId: string, dto: ChangePasswordDto): Promise<void> {
+    const rule = this.config.auth.loginRateLimit;
+    const key = `password:${userId}`;
+    await this.limiter.consume('login', rule, key);
+    await this.users.changePassword(userId, dto.currentPassword, dto.newPassword);
+    await this.limiter.reset('login', rule, key);
+  }
+
   async session(user: UserEntity): Promise<LoginResponse> {
     const expiresIn = this.config.auth.jwtExpiresInSeconds;
-    const accessToken = await this.jwt.signAsync({ sub: user.id }, { expiresIn });
+    const accessToken = await this.jwt.signAsync({ sub: user.id }, { expiresIn, algorithm: JWT_ALGORITHM });
     const workspaces = await this.workspaces.listForUser(user.id);
     return {
       accessToken,

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import type { AppConfig } from 'src/core/config/app-config';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { getTenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { PresenceService } from 'src/modules/queues';
 import { UsersService } from 'src/modules/users';
 import { WorkspacesService } from 'src/modules/workspaces';
 
@@ -22,6 +24,7 @@ export class BootstrapService implements OnApplicationBootstrap {
     private readonly tx: TransactionHost,
     private readonly users: UsersService,
     private readonly workspaces: WorkspacesService,
+    private readonly presence: PresenceService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -40,11 +43,20 @@ export class BootstrapService implements OnApplicationBootstrap {
       const workspace = await this.workspaces.create({ name: workspaceName, plan, ownerId: user.id });
       return {
         workspaceId: workspace.id,
+        userId: user.id,
         email: adminEmail,
         generatedPassword: adminPassword || existing ? null : password,
       };
     });
     if (!result) return null;
+    // A fresh install has one person: the admin receives the first conversations without a presence
+    // call (docs/queues.md). They go AWAY/OFFLINE like anyone else; nobody else is made ONLINE.
+    await runAsWorkspace(result.workspaceId, () => this.presence.set(getTenantContext(), { status: 'ONLINE' }), {
+      type: 'user',
+      userId: result.userId,
+      tokenId: null,
+      role: 'ADMIN',
+    });
     if (result.generatedPassword) {
       mkdirSync(this.config.dataDir, { recursive: true });
       const file = join(this.config.dataDir, 'initial-admin-password');

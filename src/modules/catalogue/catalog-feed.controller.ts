@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiPayloadTooLargeResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { RequirePermission, RequireScopes } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -26,6 +26,7 @@ export class CatalogFeedController {
   @ApiBody({ type: FeedUpsertDto })
   @ApiOkResponse({ type: FeedUpsertResponse })
   @ApiPayloadTooLargeResponse({ description: 'More than 500 items' })
+  @ApiOperation({ summary: 'Create or update catalogue items by external id (API feed)' })
   upsert(@CurrentCtx() ctx: TenantContext, @Body(FeedItemsPipe) dto: FeedUpsertInput): Promise<FeedUpsertResponse> {
     return this.feed.upsert(ctx, dto);
   }
@@ -35,6 +36,7 @@ export class CatalogFeedController {
   @RequirePermission('catalog.manage')
   @HttpCode(200)
   @ApiOkResponse({ type: FeedDeleteResponse, description: 'Taken off sale (hidden, not deleted)' })
+  @ApiOperation({ summary: 'Take a feed item off sale by external id' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: FeedIdParam): Promise<FeedDeleteResponse> {
     return this.feed.takeOffSale(ctx, id);
   }

@@ -8,6 +8,7 @@ import {
   ApiPayloadTooLargeResponse,
   ApiProduces,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
@@ -34,6 +35,7 @@ export class CatalogImportController {
   @Header('content-disposition', 'attachment; filename="catalogue-template.csv"')
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'A CSV with the columns the import understands' })
+  @ApiOperation({ summary: 'Download the catalogue CSV template' })
   template(): string {
     return this.imports.template();
   }
@@ -60,6 +62,7 @@ export class CatalogImportController {
   })
   @ApiCreatedResponse({ type: ImportPreviewResponse, description: 'Nothing is saved to the catalogue yet' })
   @ApiPayloadTooLargeResponse({ description: 'Over 50 MB or 100,000 products' })
+  @ApiOperation({ summary: 'Upload a catalogue CSV and preview the mapping' })
   preview(
     @CurrentCtx() ctx: TenantContext,
     @UploadedFile() file: UploadedCsv | undefined,
@@ -72,6 +75,7 @@ export class CatalogImportController {
   @RequirePermission('catalog.manage')
   @HttpCode(200)
   @ApiOkResponse({ type: ImportPreviewResponse })
+  @ApiOperation({ summary: 'Preview an uploaded catalogue CSV with another mapping' })
   repreview(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -84,6 +88,7 @@ export class CatalogImportController {
   @RequirePermission('catalog.manage')
   @HttpCode(200)
   @ApiOkResponse({ type: ImportCommitResponse })
+  @ApiOperation({ summary: 'Import an uploaded catalogue CSV' })
   commit(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { Page } from 'src/core/http/pagination';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { ApiPageResponse } from 'src/core/http/openapi.decorators';
 import { CatalogItemsService } from './catalog-items.service';
 import {
   CatalogItemResponse,
@@ -21,7 +22,8 @@ export class CatalogItemsController {
 
   @Get()
   @RequirePermission('catalog.view')
-  @ApiOkResponse({ description: '{data: CatalogItemResponse[], nextCursor}; status defaults to ON_SALE' })
+  @ApiPageResponse(CatalogItemResponse, 'Status defaults to ON_SALE')
+  @ApiOperation({ summary: 'List catalogue items' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListCatalogItemsQuery): Promise<Page<CatalogItemResponse>> {
     return this.items.list(ctx, query);
   }
@@ -30,6 +32,7 @@ export class CatalogItemsController {
   @RequirePermission('catalog.manage')
   @HttpCode(201)
   @ApiCreatedResponse({ type: CatalogItemResponse })
+  @ApiOperation({ summary: 'Create a catalogue item' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateCatalogItemDto): Promise<CatalogItemResponse> {
     return this.items.create(ctx, dto);
   }
@@ -37,6 +40,7 @@ export class CatalogItemsController {
   @Get(':id')
   @RequirePermission('catalog.view')
   @ApiOkResponse({ type: CatalogItemResponse })
+  @ApiOperation({ summary: 'Get a catalogue item' })
   get(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<CatalogItemResponse> {
     return this.items.get(ctx, id);
   }
@@ -44,6 +48,7 @@ export class CatalogItemsController {
   @Put(':id')
   @RequirePermission('catalog.manage')
   @ApiOkResponse({ type: CatalogItemResponse, description: 'Only the fields sent change; null clears' })
+  @ApiOperation({ summary: 'Change a catalogue item' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -59,6 +64,7 @@ export class CatalogItemsController {
     type: CatalogItemResponse,
     description: 'Taken off sale (hidden, never deleted: past orders still name it)',
   })
+  @ApiOperation({ summary: 'Delete a catalogue item' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<CatalogItemResponse> {
     return this.items.takeOffSale(ctx, id);
   }

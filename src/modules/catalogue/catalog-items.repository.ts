@@ -97,7 +97,8 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
     if (status !== 'ALL') qb.andWhere('ci.status = :status', { status });
     if (query.search?.trim()) {
       qb.andWhere(
-        `(ci.name ILIKE :search OR ci.sku ILIKE :search OR ci.description ILIKE :search OR array_to_string(ci.keywords, ' ') ILIKE :search)`,
+        // One trigram-indexed expression over the four fields (migration 1763916000000).
+        `catalog_item_search_text(ci.name, ci.sku, ci.description, ci.keywords) ILIKE :search`,
         { search: likePattern(query.search.trim()) },
       );
     }

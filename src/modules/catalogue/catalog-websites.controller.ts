@@ -1,10 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import { CursorPaginationQuery, type Page } from 'src/core/http/pagination';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { ApiPageResponse } from 'src/core/http/openapi.decorators';
 import { CatalogWebsitesService } from './catalog-websites.service';
 import {
   CreateWebsiteDto,
@@ -13,7 +21,7 @@ import {
   SyncWebsiteDto,
   UpdateWebsiteDto,
   WebsiteResponse,
-  type WebsiteRunResponse,
+  WebsiteRunResponse,
 } from './dto/website.dto';
 
 @ApiTags('catalogue websites')
@@ -22,8 +30,9 @@ export class CatalogWebsitesController {
   constructor(private readonly websites: CatalogWebsitesService) {}
 
   @Get()
-  @RequirePermission('catalog.view')
-  @ApiOkResponse({ description: '{data: WebsiteResponse[], nextCursor}' })
+  @RequirePermission('catalog.manage')
+  @ApiPageResponse(WebsiteResponse)
+  @ApiOperation({ summary: 'List connected websites' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListWebsitesQuery): Promise<Page<WebsiteResponse>> {
     return this.websites.list(ctx, query);
   }
@@ -32,13 +41,15 @@ export class CatalogWebsitesController {
   @RequirePermission('catalog.manage')
   @HttpCode(201)
   @ApiCreatedResponse({ type: WebsiteResponse })
+  @ApiOperation({ summary: 'Connect a website to sync products from' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateWebsiteDto): Promise<WebsiteResponse> {
     return this.websites.create(ctx, dto);
   }
 
   @Get(':id')
-  @RequirePermission('catalog.view')
+  @RequirePermission('catalog.manage')
   @ApiOkResponse({ type: WebsiteResponse })
+  @ApiOperation({ summary: 'Get a connected website' })
   get(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<WebsiteResponse> {
     return this.websites.get(ctx, id);
   }
@@ -46,6 +57,7 @@ export class CatalogWebsitesController {
   @Put(':id')
   @RequirePermission('catalog.manage')
   @ApiOkResponse({ type: WebsiteResponse })
+  @ApiOperation({ summary: 'Change a connected website' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -58,6 +70,7 @@ export class CatalogWebsitesController {
   @RequirePermission('catalog.manage')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Disconnected: its products are kept and stop updating' })
+  @ApiOperation({ summary: 'Disconnect a website' })
   disconnect(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<void> {
     return this.websites.disconnect(ctx, id);
   }
@@ -66,6 +79,7 @@ export class CatalogWebsitesController {
   @RequirePermission('catalog.manage')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: SyncStartedResponse })
+  @ApiOperation({ summary: 'Start a website sync now' })
   sync(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -75,8 +89,9 @@ export class CatalogWebsitesController {
   }
 
   @Get(':id/runs')
-  @RequirePermission('catalog.view')
-  @ApiOkResponse({ description: '{data: WebsiteRunResponse[], nextCursor}, newest first' })
+  @RequirePermission('catalog.manage')
+  @ApiPageResponse(WebsiteRunResponse, 'Newest first')
+  @ApiOperation({ summary: "List a website's sync runs" })
   runs(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from 'src/core/crypto/secret-box.service';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
-import { OutboundUrlService } from 'src/core/http/outbound-url.service';
+import { OutboundHttp } from 'src/core/http/outbound-http';
 import { type CursorPaginationQuery, type Page, mapPage } from 'src/core/http/pagination';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobQueue } from 'src/core/queue/job-queue.port';
@@ -57,7 +57,7 @@ export class CatalogWebsitesService {
     private readonly websites: CatalogWebsitesRepository,
     private readonly runs: CatalogWebsiteRunsRepository,
     private readonly secrets: SecretBox,
-    private readonly outbound: OutboundUrlService,
+    private readonly outbound: OutboundHttp,
     private readonly tx: TransactionHost,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
   ) {}
@@ -165,7 +165,7 @@ export class CatalogWebsitesService {
   }
 
   private async assertUrl(url: string): Promise<void> {
-    await this.outbound.assertAllowed(pageUrl(url, 1), 'url');
+    await this.outbound.assertAllowedField(pageUrl(url, 1), 'url');
   }
 
   /** Both or neither: a name needs a value (new, or the one already stored); a value needs a name. */

@@ -4,6 +4,8 @@ import { CatalogItemEntity } from './catalog-item.entity';
 import { CatalogWebsiteRunEntity } from './catalog-website-run.entity';
 import { CatalogWebsiteEntity } from './catalog-website.entity';
 import { Module } from '@nestjs/common';
+import { CatalogAgentSearchRepository } from './catalog-agent-search.repository';
+import { CatalogAgentSearch } from './catalog-agent-search.service';
 import { CatalogFeedController } from './catalog-feed.controller';
 import { CatalogFeedService } from './catalog-feed.service';
 import { CatalogImportController } from './catalog-import.controller';
@@ -30,6 +32,8 @@ import { WebsiteFetcher } from './website/website-fetcher.service';
   // otherwise shadow `/catalog/websites`, so the items controller comes last.
   controllers: [CatalogFeedController, CatalogImportController, CatalogWebsitesController, CatalogItemsController],
   providers: [
+    CatalogAgentSearchRepository,
+    CatalogAgentSearch,
     CatalogItemsRepository,
     CatalogImportsRepository,
     CatalogWebsitesRepository,
@@ -44,6 +48,6 @@ import { WebsiteFetcher } from './website/website-fetcher.service';
     CatalogWebsiteSyncJob,
     CatalogueScheduler,
   ],
-  exports: [CatalogItemsService],
+  exports: [CatalogItemsService, CatalogAgentSearch],
 })
 export class CatalogueModule {}

@@ -1,4 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { Ticker } from 'src/core/queue/ticker.service';
 import { Interval } from '@nestjs/schedule';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { SweepTimer } from 'src/core/scheduling/sweep-timer';
@@ -6,7 +9,7 @@ import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogWebsitesService } from './catalog-websites.service';
 import { CatalogueSystemRepository } from './catalogue-system.repository';
 
-/** How often the worker looks for due website syncs; a sync starts at most this late. */
+/** How often the worker looks for due website syncs by default (CATALOGUE_SYNC_TICK_MS); a sync starts at most this late. */
 export const SYNC_TICK_MS = 30_000;
 /** How often expired CSV import sessions are deleted. */
 export const IMPORT_CLEANUP_MS = 10 * 60_000;
@@ -20,7 +23,7 @@ const CLAIM_LIMIT = 50;
  * commit together, so each due sync starts once. `nextSyncAt` lives in the database: restarts lose nothing.
  */
 @Injectable()
-export class CatalogueScheduler {
+export class CatalogueScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger('CatalogueScheduler');
   private readonly syncTimer = new SweepTimer(this.logger, 'Catalogue sync tick failed');
   private readonly cleanupTimer = new SweepTimer(this.logger, 'Catalogue import cleanup failed');
@@ -29,9 +32,15 @@ export class CatalogueScheduler {
     private readonly system: CatalogueSystemRepository,
     private readonly websites: CatalogWebsitesService,
     private readonly tx: TransactionHost,
+    private readonly ticker: Ticker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Interval(SYNC_TICK_MS)
+  /** Every CATALOGUE_SYNC_TICK_MS, in the `all` and `worker` roles. */
+  onApplicationBootstrap(): void {
+    this.ticker.every('catalogue.sync', this.config.ticks.catalogueSyncMs, () => this.syncTick());
+  }
+
   async syncTick(): Promise<void> {
     await this.syncTimer.run(() => this.startDueSyncs());
   }

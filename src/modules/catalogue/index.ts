@@ -5,3 +5,5 @@ export type { CatalogItemStatus, CatalogPrice } from './catalog-item.entity';
 export type { CatalogItemResponse } from './dto/catalog-item.dto';
 export { CatalogueModule } from './catalogue.module';
 export { CatalogItemsService } from './catalog-items.service';
+export { CatalogAgentSearch } from './catalog-agent-search.service';
+export type { AgentSearchHit, AgentSearchRow, AgentSearchTerm } from './catalog-agent-search.repository';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
 import { type ChannelLookupRow, ChannelLookupRepository } from './channel-lookup.repository';
 import { ChannelSecretsService } from './channel-secrets.service';
 import type { ChannelType, OpenedConnection } from './channel.types';
@@ -17,10 +18,14 @@ export interface FoundConnection extends ChannelLookupRow {
  */
 @Injectable()
 export class ChannelDirectory {
+  /** Look-ups by id in flight (outside transactions): concurrent webhooks for one connection share one query. */
+  private readonly inFlight = new Map<string, Promise<ChannelLookupRow | null>>();
+
   constructor(
     private readonly lookup: ChannelLookupRepository,
     private readonly secrets: ChannelSecretsService,
     private readonly channels: ChannelsRepository,
+    private readonly tx: TransactionHost,
   ) {}
 
   /** ACTIVE connections of these types for these platform account ids (one query for a batch). */
@@ -34,9 +39,28 @@ export class ChannelDirectory {
     return row ? this.found(row) : null;
   }
 
-  /** Any connection by id, whatever its status (the caller checks type and status). */
+  /** Whether the secret token belonged to a connection that was disconnected. */
+  isDisconnectedSecretToken(token: string): Promise<boolean> {
+    return this.lookup.existsDisconnectedBySecretTokenHash(sha256Hex(token));
+  }
+
+  /**
+   * Any connection by id, whatever its status (the caller checks type and status). Outside a
+   * transaction, a request arriving while a look-up of the same id is running shares its result
+   * (single flight, no cache: nothing older than that query is ever used). Under a burst of webhooks
+   * for one connection this takes the read off most acknowledgements (issue 16).
+   */
   async findById(id: string): Promise<FoundConnection | null> {
-    const row = await this.lookup.findById(id);
+    if (this.tx.inTransaction) {
+      const own = await this.lookup.findById(id);
+      return own ? this.found(own) : null;
+    }
+    let pending = this.inFlight.get(id);
+    if (!pending) {
+      pending = this.lookup.findById(id).finally(() => this.inFlight.delete(id));
+      this.inFlight.set(id, pending);
+    }
+    const row = await pending;
     return row ? this.found(row) : null;
   }
 

@@ -72,6 +72,15 @@ export class ChannelLookupRepository {
     return rows[0] ? toRow(rows[0]) : null;
   }
 
+  /** Whether a DISCONNECTED Telegram connection had this secret token (its webhook then answers 404). */
+  async existsDisconnectedBySecretTokenHash(hash: string): Promise<boolean> {
+    const rows: unknown[] = await this.tx.manager.query(
+      `SELECT 1 FROM channel_connections WHERE status = 'DISCONNECTED' AND type = 'TELEGRAM' AND secret_token_hash = $1 LIMIT 1`,
+      [hash],
+    );
+    return rows.length > 0;
+  }
+
   /** Any connection by id (the Custom Channel path names it); the caller checks type and status. */
   async findById(id: string): Promise<ChannelLookupRow | null> {
     if (!isUuid(id)) return null;

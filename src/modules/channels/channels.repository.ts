@@ -36,7 +36,11 @@ export class ChannelsRepository extends WorkspaceScopedRepository<ChannelConnect
     }
   }
 
-  /** Marks a connection DISCONNECTED and erases its secrets and lookup keys; unknown or already disconnected → 404. */
+  /**
+   * Marks a connection DISCONNECTED and erases its secrets and lookup keys; unknown or already
+   * disconnected → 404. The Telegram secret token's SHA-256 stays (not a secret; the unique index
+   * covers ACTIVE rows only), so a later webhook naming it answers 404 as DESIGN §4.1 says.
+   */
   async disconnect(id: string): Promise<void> {
     if (!isUuid(id)) throw AppException.notFound('Channel');
     const result = await this.repo
@@ -45,7 +49,6 @@ export class ChannelsRepository extends WorkspaceScopedRepository<ChannelConnect
       .set({
         status: 'DISCONNECTED',
         secrets: null,
-        secretTokenHash: null,
         verifyTokenHash: null,
         hasOutboundSecret: false,
         disconnectedAt: () => 'now()',

@@ -1,6 +1,13 @@
 import { Body, Controller, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -38,6 +45,7 @@ export class ContactImportController {
   })
   @ApiOkResponse({ type: ImportContactsResponse })
   @ApiPayloadTooLargeResponse({ description: 'The file is over 20 MB' })
+  @ApiOperation({ summary: 'Import contacts from a CSV file' })
   import(
     @CurrentCtx() ctx: TenantContext,
     @UploadedFile() file: UploadedCsv | undefined,

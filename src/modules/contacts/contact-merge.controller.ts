@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { Page } from 'src/core/http/pagination';
@@ -22,6 +22,7 @@ export class ContactMergeController {
   @Get('duplicates')
   @RequirePermission('contacts.view')
   @ApiOkResponse({ type: DuplicatePageResponse, description: 'EMAIL groups first, then PHONE, then NAME' })
+  @ApiOperation({ summary: 'List likely duplicate contacts' })
   duplicates(
     @CurrentCtx() ctx: TenantContext,
     @Query() query: ListDuplicatesQuery,
@@ -34,6 +35,7 @@ export class ContactMergeController {
   @HttpCode(200)
   @ApiOkResponse({ type: ContactResponse, description: 'The merged primary contact' })
   @ApiNotFoundResponse({ description: 'An id is unknown or of another workspace' })
+  @ApiOperation({ summary: 'Merge duplicate contacts into one' })
   merge(@CurrentCtx() ctx: TenantContext, @Body() dto: MergeContactsDto): Promise<ContactResponse> {
     return this.merges.merge(ctx, dto);
   }

@@ -6,6 +6,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
@@ -32,6 +33,7 @@ export class ContactsController {
   @Get()
   @RequirePermission('contacts.view')
   @ApiOkResponse({ type: ContactPageResponse, description: 'Newest first' })
+  @ApiOperation({ summary: 'List contacts' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListContactsQuery): Promise<Page<ContactResponse>> {
     return this.contacts.list(ctx, query);
   }
@@ -41,6 +43,7 @@ export class ContactsController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: ContactResponse })
   @ApiConflictResponse({ description: 'A channel identity already belongs to another contact' })
+  @ApiOperation({ summary: 'Create a contact' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateContactDto): Promise<ContactResponse> {
     return this.contacts.create(ctx, dto);
   }
@@ -49,6 +52,7 @@ export class ContactsController {
   @RequirePermission('contacts.view')
   @ApiOkResponse({ type: ContactDetailResponse })
   @ApiNotFoundResponse()
+  @ApiOperation({ summary: 'Get a contact' })
   get(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<ContactDetailResponse> {
     return this.contacts.get(ctx, id);
   }
@@ -57,6 +61,7 @@ export class ContactsController {
   @RequirePermission('contacts.manage')
   @ApiOkResponse({ type: ContactResponse, description: 'Only the fields sent change; null clears a field' })
   @ApiNotFoundResponse()
+  @ApiOperation({ summary: 'Change a contact' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -69,6 +74,7 @@ export class ContactsController {
   @RequirePermission('contacts.manage')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted with its identities and notes' })
+  @ApiOperation({ summary: 'Delete a contact' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<void> {
     return this.contacts.remove(ctx, id);
   }
@@ -77,6 +83,7 @@ export class ContactsController {
   @RequirePermission('contacts.manage')
   @HttpCode(201)
   @ApiCreatedResponse({ type: ContactNoteResponse })
+  @ApiOperation({ summary: 'Add a note to a contact' })
   addNote(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { API_TOKEN_PREFIX, hashApiToken } from 'src/core/auth/auth.guard';
 import type { TokenGrant } from 'src/core/auth/principal';
 import { AppException } from 'src/core/errors/app.exception';
+import { ErrorCode } from 'src/core/errors/error-codes';
 import type { CursorPaginationQuery, Page } from 'src/core/http/pagination';
 import { mapPage } from 'src/core/http/pagination';
 import { JobName } from 'src/core/queue/job-names';
@@ -29,6 +30,16 @@ export class ApiTokensService {
 
   /** `sit_` + 32 random bytes; only its SHA-256 is stored, the token is returned this once. */
   async create(ctx: TenantContext, dto: CreateApiTokenDto): Promise<CreatedApiTokenResponse> {
+    // No escalation (issue 9): a token may only mint tokens whose scopes it holds itself.
+    if (ctx.actor.type === 'api_token') {
+      const missing = (dto.scopes ?? []).filter((scope) => !ctx.scopes.includes(scope));
+      if (missing.length) {
+        throw new AppException(
+          ErrorCode.InsufficientScope,
+          `An API token can only create tokens with scopes it holds (missing: ${missing.join(', ')})`,
+        );
+      }
+    }
     const expiresAt = dto.expiresAt ? new Date(dto.expiresAt) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw AppException.field('expiresAt', 'must be in the future');
     const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import { CursorPaginationQuery, type Page } from 'src/core/http/pagination';
@@ -21,6 +21,7 @@ export class ConversationViewsController {
   @Get()
   @RequirePermission('conversations.reply')
   @ApiOkResponse({ type: ConversationViewPageResponse, description: 'Shared views and your own' })
+  @ApiOperation({ summary: 'List saved conversation views' })
   list(
     @CurrentCtx() ctx: TenantContext,
     @Query() query: CursorPaginationQuery,
@@ -32,6 +33,7 @@ export class ConversationViewsController {
   @RequirePermission('conversations.reply')
   @HttpCode(201)
   @ApiCreatedResponse({ type: ConversationViewResponse, description: 'Shared views need conversations.views' })
+  @ApiOperation({ summary: 'Save a conversation view (filters)' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateConversationViewDto): Promise<ConversationViewResponse> {
     return this.views.create(ctx, dto);
   }
@@ -40,6 +42,7 @@ export class ConversationViewsController {
   @RequirePermission('conversations.reply')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Its creator, or (shared views) someone with conversations.views' })
+  @ApiOperation({ summary: 'Delete a saved conversation view' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<void> {
     return this.views.remove(ctx, id);
   }

@@ -12,6 +12,8 @@ export interface WrapUp {
 
 export interface SuggestedReply {
   readonly text: string;
+  /** Catalogue item ids the draft is about. */
+  readonly items: string[];
   readonly createdAt: string;
 }
 

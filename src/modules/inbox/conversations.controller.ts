@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { Page } from 'src/core/http/pagination';
@@ -46,6 +46,7 @@ export class ConversationsController {
   @Get()
   @RequirePermission('conversations.reply')
   @ApiOkResponse({ type: ConversationPageResponse, description: 'Newest activity (lastMessageAt) first' })
+  @ApiOperation({ summary: 'List conversations' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListConversationsQuery): Promise<Page<ConversationResponse>> {
     return this.conversations.list(ctx, query);
   }
@@ -54,6 +55,7 @@ export class ConversationsController {
   @RequirePermission('conversations.reply')
   @HttpCode(201)
   @ApiCreatedResponse({ type: ConversationDetailResponse })
+  @ApiOperation({ summary: 'Start an outbound conversation' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateConversationDto): Promise<ConversationDetailResponse> {
     return this.starter.create(ctx, dto);
   }
@@ -61,6 +63,7 @@ export class ConversationsController {
   @Get(':id')
   @RequirePermission('conversations.reply')
   @ApiOkResponse({ type: ConversationDetailResponse })
+  @ApiOperation({ summary: 'Get a conversation with its messages' })
   get(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -72,6 +75,7 @@ export class ConversationsController {
   @Put(':id')
   @RequirePermission('conversations.reply')
   @ApiOkResponse({ type: ConversationResponse })
+  @ApiOperation({ summary: 'Change a conversation (priority, tags, subject)' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -83,6 +87,7 @@ export class ConversationsController {
   @Put(':id/assign')
   @RequirePermission('conversations.assign')
   @ApiOkResponse({ type: ConversationResponse })
+  @ApiOperation({ summary: 'Assign a conversation to an agent or queue' })
   assign(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -95,6 +100,7 @@ export class ConversationsController {
   @RequirePermission('conversations.reply')
   @HttpCode(200)
   @ApiOkResponse({ type: ConversationResponse, description: 'OPEN → ON_HOLD (409 invalid_transition otherwise)' })
+  @ApiOperation({ summary: 'Put a conversation on hold' })
   hold(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -107,6 +113,7 @@ export class ConversationsController {
   @RequirePermission('conversations.reply')
   @HttpCode(200)
   @ApiOkResponse({ type: ConversationResponse, description: 'ON_HOLD → OPEN (409 invalid_transition otherwise)' })
+  @ApiOperation({ summary: 'Resume a conversation on hold' })
   resume(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<ConversationResponse> {
     return this.actions.resume(ctx, id);
   }
@@ -118,6 +125,7 @@ export class ConversationsController {
     type: ConversationResponse,
     description: 'OPEN | ON_HOLD → RESOLVED; frees the assignee’s seat (409 invalid_transition otherwise)',
   })
+  @ApiOperation({ summary: 'Wrap up (resolve) a conversation' })
   wrapUp(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -130,6 +138,7 @@ export class ConversationsController {
   @RequirePermission('conversations.reply')
   @HttpCode(201)
   @ApiCreatedResponse({ type: ConversationNoteResponse, description: 'Internal: never sent to the customer' })
+  @ApiOperation({ summary: 'Add an internal note to a conversation' })
   addNote(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -145,6 +154,7 @@ export class ConversationsController {
     type: MessageResponse,
     description: 'Stored PENDING; delivered by a job (SENT or FAILED later)',
   })
+  @ApiOperation({ summary: 'Send a reply to the contact' })
   send(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

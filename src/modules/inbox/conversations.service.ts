@@ -4,7 +4,7 @@ import { type Page, decodeCursor, encodeCursor } from 'src/core/http/pagination'
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { ContactsService } from 'src/modules/contacts';
 import { QueuesService } from 'src/modules/queues';
-import type { ConversationEntity } from './conversation.entity';
+import type { ConversationEntity, SuggestedReply } from './conversation.entity';
 import type { ConversationViewFilters } from './conversation-view.entity';
 import { ConversationNotesRepository } from './conversation-notes.repository';
 import { ConversationViewsService } from './conversation-views.service';
@@ -79,6 +79,11 @@ export class ConversationsService {
   async toResponse(conversation: ConversationEntity): Promise<ConversationResponse> {
     const names = await this.conversations.contactNames([conversation.contactId]);
     return toConversationResponse(conversation, names.get(conversation.contactId) ?? null);
+  }
+
+  /** For the AI agents module: the draft shown to human agents (`suggestedReply`); null clears it. */
+  async setSuggestedReply(conversationId: string, reply: SuggestedReply | null): Promise<void> {
+    await this.conversations.update(conversationId, { suggestedReply: reply });
   }
 
   /**

@@ -60,6 +60,7 @@ import { OutboundSweepRepository } from './outbound/outbound-sweep.repository';
   ],
   exports: [
     ConversationsService,
+    ConversationActionsService,
     ConversationOpener,
     ConversationOpenedHooks,
     InboundMessagesService,

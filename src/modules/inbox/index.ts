@@ -1,6 +1,7 @@
 /** What other modules may use from the inbox: import from 'src/modules/inbox', nothing deeper. */
 export { InboxModule } from './inbox.module';
 export { ConversationsService } from './conversations.service';
+export { ConversationActionsService } from './conversation-actions.service';
 export {
   ConversationOpenedHooks,
   type ConversationOpenedHook,
@@ -11,5 +12,5 @@ export { ConversationOpener, type OpenConversationInput, type OpenedResult } fro
 export { InboundMessagesService, type AppendedInbound } from './inbound-messages.service';
 export { OutboundRecoveryService } from './outbound/outbound-recovery.service';
 export type { ConversationResponse, ConversationDetailResponse, MessageResponse } from './dto/conversation.dto';
-export type { ConversationStatus } from './conversation.entity';
+export type { ConversationStatus, SuggestedReply } from './conversation.entity';
 export type { MessageType, SenderType, DeliveryStatus } from './message.entity';

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { AnyMember, RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -14,6 +14,7 @@ export class PermissionsController {
   @Get()
   @RequirePermission('permissions.manage')
   @ApiOkResponse({ type: PermissionsResponse })
+  @ApiOperation({ summary: 'Get the role permission matrix' })
   get(@CurrentCtx() ctx: TenantContext): Promise<PermissionsResponse> {
     return this.permissions.get(ctx);
   }
@@ -21,6 +22,7 @@ export class PermissionsController {
   @Put()
   @RequirePermission('permissions.manage')
   @ApiOkResponse({ type: PermissionsResponse })
+  @ApiOperation({ summary: 'Change the role permission matrix' })
   update(@CurrentCtx() ctx: TenantContext, @Body() dto: UpdatePermissionsDto): Promise<PermissionsResponse> {
     return this.permissions.update(ctx, dto);
   }
@@ -28,6 +30,7 @@ export class PermissionsController {
   @Get('me')
   @AnyMember()
   @ApiOkResponse({ type: MyPermissionsResponse })
+  @ApiOperation({ summary: "Get the caller's role and permissions" })
   me(@CurrentCtx() ctx: TenantContext): MyPermissionsResponse {
     return this.permissions.me(ctx);
   }
@@ -36,6 +39,7 @@ export class PermissionsController {
   @RequirePermission('permissions.manage')
   @HttpCode(200)
   @ApiOkResponse({ type: PermissionsResponse })
+  @ApiOperation({ summary: 'Reset the permission matrix to the defaults' })
   reset(@CurrentCtx() ctx: TenantContext): Promise<PermissionsResponse> {
     return this.permissions.reset(ctx);
   }

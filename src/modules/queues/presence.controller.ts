@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { AnyMember } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -15,6 +15,7 @@ export class PresenceController {
   @AnyMember()
   @HttpCode(200)
   @ApiOkResponse({ type: PresenceResponse })
+  @ApiOperation({ summary: 'Set presence (ONLINE receives conversations)' })
   set(@CurrentCtx() ctx: TenantContext, @Body() dto: SetPresenceDto): Promise<PresenceResponse> {
     return this.presence.set(ctx, dto);
   }

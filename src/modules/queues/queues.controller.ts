@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { AnyMember, RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import { CursorPaginationQuery, type Page } from 'src/core/http/pagination';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { ApiPageResponse } from 'src/core/http/openapi.decorators';
 import { CapacityService } from './capacity.service';
 import { CapacityResponse, CreateQueueDto, QueueResponse, UpdateCapacityDto, UpdateQueueDto } from './dto/queue.dto';
 import { QueuesService } from './queues.service';
@@ -21,6 +22,7 @@ export class QueuesController {
   @Get('capacity')
   @RequirePermission('queues.manage')
   @ApiOkResponse({ type: CapacityResponse })
+  @ApiOperation({ summary: "Get every member's capacity and availability" })
   getCapacity(@CurrentCtx() ctx: TenantContext): Promise<CapacityResponse> {
     return this.capacity.get(ctx);
   }
@@ -28,13 +30,15 @@ export class QueuesController {
   @Put('capacity')
   @RequirePermission('queues.manage')
   @ApiOkResponse({ type: CapacityResponse })
+  @ApiOperation({ summary: "Change members' maximum open conversations" })
   updateCapacity(@CurrentCtx() ctx: TenantContext, @Body() dto: UpdateCapacityDto): Promise<CapacityResponse> {
     return this.capacity.update(ctx, dto);
   }
 
   @Get()
   @AnyMember()
-  @ApiOkResponse({ description: '{data: QueueResponse[], nextCursor}' })
+  @ApiPageResponse(QueueResponse)
+  @ApiOperation({ summary: 'List queues' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: CursorPaginationQuery): Promise<Page<QueueResponse>> {
     return this.queues.list(ctx, query);
   }
@@ -43,6 +47,7 @@ export class QueuesController {
   @RequirePermission('queues.manage')
   @HttpCode(201)
   @ApiCreatedResponse({ type: QueueResponse })
+  @ApiOperation({ summary: 'Create a queue' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateQueueDto): Promise<QueueResponse> {
     return this.queues.create(ctx, dto);
   }
@@ -50,6 +55,7 @@ export class QueuesController {
   @Put(':id')
   @RequirePermission('queues.manage')
   @ApiOkResponse({ type: QueueResponse })
+  @ApiOperation({ summary: 'Change a queue (name, strategy, members, default)' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -64,6 +70,7 @@ export class QueuesController {
   @ApiNoContentResponse({
     description: 'Deleted; its conversations move to the default queue. The default queue → 409',
   })
+  @ApiOperation({ summary: 'Delete a queue' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<void> {
     return this.queues.remove(ctx, id);
   }

@@ -31,6 +31,6 @@ import { RoutingService } from './routing.service';
     CapacityService,
     PresenceService,
   ],
-  exports: [QueuesService, RoutingService, ConversationAssignmentsPort],
+  exports: [QueuesService, RoutingService, PresenceService, ConversationAssignmentsPort],
 })
 export class QueuesModule {}

@@ -1,11 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { Ticker } from 'src/core/queue/ticker.service';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { EventBus } from 'src/core/events/event-bus';
 import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { type SlaBreach, SlaBreachSweepRepository } from './sla-breach-sweep.repository';
-import { SLA_CHECK_BATCH, SLA_CHECK_INTERVAL_MS, SLA_TARGETS } from './sla.constants';
+import { SLA_CHECK_BATCH, SLA_TARGETS } from './sla.constants';
 
 /** Rounds per tick and target: a backlog larger than this waits for the next tick. */
 const MAX_ROUNDS = 20;
@@ -17,7 +19,7 @@ const MAX_ROUNDS = 20;
  * `sla.breached` for each breach, in its workspace's context and in the transaction that marks it.
  */
 @Injectable()
-export class SlaBreachScheduler {
+export class SlaBreachScheduler implements OnApplicationBootstrap {
   private readonly logger = new Logger('SlaBreaches');
   private readonly timer = new SweepTimer(this.logger, 'SLA breach check failed');
 
@@ -25,9 +27,15 @@ export class SlaBreachScheduler {
     private readonly tx: TransactionHost,
     private readonly sweeps: SlaBreachSweepRepository,
     private readonly bus: EventBus,
+    private readonly ticker: Ticker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Interval(SLA_CHECK_INTERVAL_MS)
+  /** Every SLA_CHECK_TICK_MS (default 30 s), in the `all` and `worker` roles. */
+  onApplicationBootstrap(): void {
+    this.ticker.every('sla.breaches', this.config.ticks.slaCheckMs, () => this.tick());
+  }
+
   async tick(): Promise<void> {
     await this.timer.run(() => this.checkBreaches());
   }

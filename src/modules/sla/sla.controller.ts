@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { Page } from 'src/core/http/pagination';
@@ -21,6 +28,7 @@ export class SlaController {
   @Get('summary')
   @RequirePermission('analytics.view')
   @ApiOkResponse({ type: SlaSummaryResponse, description: 'Conversations created in [from, to) with a policy' })
+  @ApiOperation({ summary: 'Get the SLA summary (met and breached)' })
   summary(@CurrentCtx() ctx: TenantContext, @Query() query: SlaSummaryQuery): Promise<SlaSummaryResponse> {
     return this.sla.summary(ctx, query);
   }
@@ -28,6 +36,7 @@ export class SlaController {
   @Get('policies')
   @RequirePermission('sla.manage')
   @ApiOkResponse({ type: SlaPolicyListResponse })
+  @ApiOperation({ summary: 'List SLA policies' })
   list(@CurrentCtx() ctx: TenantContext): Promise<Page<SlaPolicyResponse>> {
     return this.policies.list(ctx);
   }
@@ -36,6 +45,7 @@ export class SlaController {
   @RequirePermission('sla.manage')
   @HttpCode(201)
   @ApiCreatedResponse({ type: SlaPolicyResponse })
+  @ApiOperation({ summary: 'Create an SLA policy' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateSlaPolicyDto): Promise<SlaPolicyResponse> {
     return this.policies.create(ctx, dto);
   }
@@ -44,6 +54,7 @@ export class SlaController {
   @RequirePermission('sla.manage')
   @ApiOkResponse({ type: SlaPolicyResponse, description: 'Only the fields sent change' })
   @ApiNotFoundResponse()
+  @ApiOperation({ summary: 'Change an SLA policy' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -57,6 +68,7 @@ export class SlaController {
   @HttpCode(204)
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
+  @ApiOperation({ summary: 'Delete an SLA policy' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<void> {
     return this.policies.remove(ctx, id);
   }

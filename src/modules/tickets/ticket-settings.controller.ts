@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -15,6 +15,7 @@ export class TicketSettingsController {
   @Get()
   @RequirePermission('tickets.view')
   @ApiOkResponse({ type: TicketSettingsResponse })
+  @ApiOperation({ summary: 'Get ticket settings' })
   get(@CurrentCtx() ctx: TenantContext): Promise<TicketSettingsResponse> {
     return this.settings.get(ctx);
   }
@@ -22,6 +23,7 @@ export class TicketSettingsController {
   @Put()
   @RequirePermission('tickets.settings')
   @ApiOkResponse({ type: TicketSettingsResponse, description: 'Only the fields sent change' })
+  @ApiOperation({ summary: 'Change ticket settings' })
   update(@CurrentCtx() ctx: TenantContext, @Body() dto: UpdateTicketSettingsDto): Promise<TicketSettingsResponse> {
     return this.settings.update(ctx, dto);
   }

@@ -6,6 +6,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
@@ -40,6 +41,7 @@ export class TicketsController {
   @Get('board')
   @RequirePermission('tickets.view')
   @ApiOkResponse({ type: TicketBoardResponse, description: 'Same filters as the list' })
+  @ApiOperation({ summary: 'Get the ticket board (columns by status)' })
   getBoard(@CurrentCtx() ctx: TenantContext, @Query() query: TicketFiltersQuery): Promise<TicketBoardResponse> {
     return this.board.board(ctx, query);
   }
@@ -47,6 +49,7 @@ export class TicketsController {
   @Get('stats')
   @RequirePermission('tickets.view')
   @ApiOkResponse({ type: TicketStatsResponse, description: 'Same filters as the list' })
+  @ApiOperation({ summary: 'Get ticket statistics' })
   getStats(@CurrentCtx() ctx: TenantContext, @Query() query: TicketFiltersQuery): Promise<TicketStatsResponse> {
     return this.board.stats(ctx, query);
   }
@@ -54,6 +57,7 @@ export class TicketsController {
   @Get()
   @RequirePermission('tickets.view')
   @ApiOkResponse({ type: TicketPageResponse, description: 'Newest first' })
+  @ApiOperation({ summary: 'List tickets' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: ListTicketsQuery): Promise<Page<TicketResponse>> {
     return this.tickets.list(ctx, query);
   }
@@ -63,6 +67,7 @@ export class TicketsController {
   @HttpCode(201)
   @ApiCreatedResponse({ type: TicketResponse, description: 'Source MANUAL for a user, API for an API token' })
   @ApiNotFoundResponse({ description: 'A referenced assignee, queue, contact or conversation does not exist' })
+  @ApiOperation({ summary: 'Create a ticket' })
   create(@CurrentCtx() ctx: TenantContext, @Body() dto: CreateTicketDto): Promise<TicketResponse> {
     return this.tickets.create(ctx, dto);
   }
@@ -71,6 +76,7 @@ export class TicketsController {
   @RequirePermission('tickets.view')
   @ApiOkResponse({ type: TicketDetailResponse })
   @ApiNotFoundResponse()
+  @ApiOperation({ summary: 'Get a ticket' })
   get(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<TicketDetailResponse> {
     return this.tickets.get(ctx, id);
   }
@@ -80,6 +86,7 @@ export class TicketsController {
   @ApiOkResponse({ type: TicketResponse, description: 'Only the fields sent change; null clears a field' })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'invalid_transition: a CLOSED ticket can only be reopened' })
+  @ApiOperation({ summary: 'Change a ticket' })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,
@@ -93,6 +100,7 @@ export class TicketsController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted with its comments' })
   @ApiNotFoundResponse()
+  @ApiOperation({ summary: 'Delete a ticket' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { id }: IdParam): Promise<void> {
     return this.tickets.remove(ctx, id);
   }
@@ -103,6 +111,7 @@ export class TicketsController {
   @ApiCreatedResponse({ type: TicketCommentResponse })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'invalid_transition: the ticket is CLOSED' })
+  @ApiOperation({ summary: 'Add a comment to a ticket' })
   addComment(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from 'src/core/errors/app.exception';
-import { hashPassword } from './password.util';
+import { randomBytes } from 'node:crypto';
+import { hashPassword, verifyPassword } from './password.util';
 import type { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 
@@ -48,5 +49,28 @@ export class UsersService {
     if (existing) return existing;
     if (!values.password) throw AppException.field('password', 'is required to create a new user');
     return this.create({ email: values.email, name: values.name, password: values.password });
+  }
+
+  /** The caller changes their own password; a wrong current password is a 400 on `currentPassword`. */
+  async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user) throw AppException.notFound('User');
+    if (!(await verifyPassword(currentPassword, user.passwordHash)))
+      throw AppException.field('currentPassword', 'is not your current password');
+    if (currentPassword === newPassword)
+      throw AppException.field('newPassword', 'must differ from the current password');
+    await this.users.setPassword(user.id, await hashPassword(newPassword));
+  }
+
+  /** Sets a password without knowing the old one (CLI `user:password`, admin reset). */
+  async setPassword(userId: string, password: string): Promise<void> {
+    await this.users.setPassword(userId, await hashPassword(password));
+  }
+
+  /** Replaces the password with a generated one and returns it (shown once, never stored in clear). */
+  async resetPassword(userId: string): Promise<string> {
+    const password = randomBytes(12).toString('base64url');
+    await this.setPassword(userId, password);
+    return password;
   }
 }

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { AnyMember, RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import { CursorPaginationQuery, type Page } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
-import { AddMemberDto, MemberResponse, UpdateMemberDto, UserIdParam } from './dto/member.dto';
+import { ApiPageResponse } from 'src/core/http/openapi.decorators';
+import { AddMemberDto, MemberResponse, ResetPasswordResponse, UpdateMemberDto, UserIdParam } from './dto/member.dto';
 import { MembersService } from './members.service';
 
 @ApiTags('workspace')
@@ -14,7 +15,8 @@ export class MembersController {
 
   @Get()
   @AnyMember()
-  @ApiOkResponse({ description: '{data: MemberResponse[], nextCursor}' })
+  @ApiPageResponse(MemberResponse)
+  @ApiOperation({ summary: 'List workspace members' })
   list(@CurrentCtx() ctx: TenantContext, @Query() query: CursorPaginationQuery): Promise<Page<MemberResponse>> {
     return this.members.list(ctx, query);
   }
@@ -23,6 +25,7 @@ export class MembersController {
   @RequirePermission('workspace.manage')
   @HttpCode(201)
   @ApiCreatedResponse({ type: MemberResponse })
+  @ApiOperation({ summary: 'Add a member (existing user by email, or a new user)' })
   add(@CurrentCtx() ctx: TenantContext, @Body() dto: AddMemberDto): Promise<MemberResponse> {
     return this.members.add(ctx, dto);
   }
@@ -30,6 +33,7 @@ export class MembersController {
   @Put(':userId')
   @RequirePermission('workspace.manage')
   @ApiOkResponse({ type: MemberResponse })
+  @ApiOperation({ summary: "Change a member's role" })
   update(
     @CurrentCtx() ctx: TenantContext,
     @Param() { userId }: UserIdParam,
@@ -42,7 +46,17 @@ export class MembersController {
   @RequirePermission('workspace.manage')
   @HttpCode(204)
   @ApiNoContentResponse()
+  @ApiOperation({ summary: 'Remove a member from the workspace' })
   remove(@CurrentCtx() ctx: TenantContext, @Param() { userId }: UserIdParam): Promise<void> {
     return this.members.remove(ctx, userId);
+  }
+
+  @Post(':userId/reset-password')
+  @RequirePermission('workspace.manage')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ResetPasswordResponse })
+  @ApiOperation({ summary: "Reset a member's password to a generated one (shown once)" })
+  resetPassword(@CurrentCtx() ctx: TenantContext, @Param() { userId }: UserIdParam): Promise<ResetPasswordResponse> {
+    return this.members.resetPassword(ctx, userId);
   }
 }

@@ -6,9 +6,10 @@ import type { CursorPaginationQuery, Page } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { QueuesService } from 'src/modules/queues';
 import { UsersService, type UserSummary } from 'src/modules/users';
-import type { AddMemberDto, MemberResponse, UpdateMemberDto } from './dto/member.dto';
+import type { AddMemberDto, MemberResponse, ResetPasswordResponse, UpdateMemberDto } from './dto/member.dto';
 import type { MembershipEntity } from './membership.entity';
 import { MembersRepository } from './members.repository';
+import { WorkspacesService } from './workspaces.service';
 
 function toMemberResponse(m: MembershipEntity, user: UserSummary | undefined): MemberResponse {
   return {
@@ -27,6 +28,7 @@ export class MembersService {
     private readonly members: MembersRepository,
     private readonly users: UsersService,
     private readonly queues: QueuesService,
+    private readonly workspaces: WorkspacesService,
   ) {}
 
   async list(_ctx: TenantContext, query: CursorPaginationQuery): Promise<Page<MemberResponse>> {
@@ -67,6 +69,26 @@ export class MembersService {
       const membership = await this.getMembership(userId);
       if (membership.role === 'ADMIN') await this.assertNotLastAdmin();
       await this.members.deleteById(membership.id);
+    });
+  }
+
+  /**
+   * Admin reset: a generated password for a member, returned once. Users are global, so only a
+   * member of this workspace alone can be reset here (else an admin of one workspace could take
+   * over an account used in another); the others change it themselves or an operator uses the CLI.
+   */
+  resetPassword(_ctx: TenantContext, userId: string): Promise<ResetPasswordResponse> {
+    return this.tx.run(async () => {
+      await this.getMembership(userId);
+      const workspaces = await this.workspaces.listForUser(userId);
+      if (workspaces.length > 1)
+        throw AppException.conflict(
+          'This user also belongs to other workspaces; they can change their password with PUT /auth/password, or an operator can run `cli user:password`',
+        );
+      const user = await this.users.findById(userId);
+      if (!user) throw AppException.notFound('Member');
+      const temporaryPassword = await this.users.resetPassword(userId);
+      return { userId, email: user.email, temporaryPassword };
     });
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { AnyMember, NoWorkspace, RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx, CurrentPrincipal } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { Principal } from 'src/core/auth/principal';
@@ -16,6 +16,7 @@ export class WorkspacesController {
   @NoWorkspace()
   @HttpCode(201)
   @ApiCreatedResponse({ type: WorkspaceResponse, description: 'A new STARTER workspace owned by the caller' })
+  @ApiOperation({ summary: 'Create a workspace owned by the caller' })
   async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWorkspaceDto): Promise<WorkspaceResponse> {
     const userId = principal.type === 'user' ? principal.userId : '';
     return toWorkspaceResponse(await this.workspaces.create({ name: dto.name, plan: 'STARTER', ownerId: userId }));
@@ -24,6 +25,7 @@ export class WorkspacesController {
   @Get('workspace')
   @AnyMember()
   @ApiOkResponse({ type: WorkspaceResponse })
+  @ApiOperation({ summary: 'Get the current workspace' })
   get(@CurrentCtx() ctx: TenantContext): Promise<WorkspaceResponse> {
     return this.workspaces.get(ctx);
   }
@@ -31,6 +33,7 @@ export class WorkspacesController {
   @Put('workspace')
   @RequirePermission('workspace.manage')
   @ApiOkResponse({ type: WorkspaceResponse })
+  @ApiOperation({ summary: 'Rename the workspace or change its timezone' })
   update(@CurrentCtx() ctx: TenantContext, @Body() dto: UpdateWorkspaceDto): Promise<WorkspaceResponse> {
     return this.workspaces.update(ctx, dto);
   }

@@ -60,4 +60,39 @@ export class WorkspacesRepository {
       [userId],
     );
   }
+
+  /** Every workspace with its member count, oldest first (operator CLI `workspace:list`). */
+  listAll(
+    limit: number,
+  ): Promise<{ id: string; name: string; plan: WorkspacePlan; members: number; createdAt: Date }[]> {
+    return this.tx.manager.query(
+      `SELECT w.id, w.name, w.plan, w.created_at AS "createdAt",
+              (SELECT count(*)::int FROM memberships m WHERE m.workspace_id = w.id) AS members
+       FROM workspaces w ORDER BY w.created_at, w.id LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Members of one workspace with their user, in joining order (operator CLI `user:list`). */
+  listMembers(
+    workspaceId: string,
+    limit: number,
+  ): Promise<{ userId: string; email: string; name: string; role: string }[]> {
+    return this.tx.manager.query(
+      `SELECT u.id AS "userId", u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE m.workspace_id = $1 ORDER BY m.created_at, u.id LIMIT $2`,
+      [workspaceId, limit],
+    );
+  }
+
+  /** Every user with the workspaces they belong to (operator CLI `user:list` without --workspace). */
+  listUsers(limit: number): Promise<{ userId: string; email: string; name: string; workspaces: string[] }[]> {
+    return this.tx.manager.query(
+      `SELECT u.id AS "userId", u.email, u.name,
+              coalesce(array_agg(m.workspace_id::text ORDER BY m.created_at) FILTER (WHERE m.workspace_id IS NOT NULL), '{}') AS workspaces
+       FROM users u LEFT JOIN memberships m ON m.user_id = u.id
+       GROUP BY u.id ORDER BY u.created_at, u.id LIMIT $1`,
+      [limit],
+    );
+  }
 }

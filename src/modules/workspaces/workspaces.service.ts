@@ -58,4 +58,17 @@ export class WorkspacesService {
   listForUser(userId: string): Promise<{ id: string; name: string; plan: WorkspacePlan; role: string }[]> {
     return this.workspaces.listForUser(userId);
   }
+
+  /** Operator listings for the CLI (not tenant-scoped on purpose: the CLI is the operator). */
+  listAll(limit = 1000): ReturnType<WorkspacesRepository['listAll']> {
+    return this.workspaces.listAll(limit);
+  }
+
+  listMembers(workspaceId: string, limit = 1000): ReturnType<WorkspacesRepository['listMembers']> {
+    return this.workspaces.listMembers(workspaceId, limit);
+  }
+
+  listUsers(limit = 1000): ReturnType<WorkspacesRepository['listUsers']> {
+    return this.workspaces.listUsers(limit);
+  }
 }

@@ -39,11 +39,25 @@ describe('error shape and HTTP platform', () => {
     expect(res.body).toMatchObject({
       statusCode: 400,
       code: 'validation_failed',
-      message: 'color property color should not exist',
-      details: [{ field: 'color', message: 'property color should not exist' }],
+      message: 'color is not an allowed field',
+      details: [{ field: 'color', message: 'is not an allowed field' }],
     });
     const wrongType = await t.http.put('/workspace').set(admin.headers).send({ name: 42 }).expect(400);
     expect(wrongType.body.details).toEqual([{ field: 'name', message: 'must be a string' }]);
+  });
+
+  it('says a missing required field "is required", naming the field, whatever its other rules', async () => {
+    const res = await t.http.post('/auth/login').send({ email: 'a@example.com' }).expect(400);
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      message: 'password is required',
+      details: [{ field: 'password', message: 'is required' }],
+    });
+    const admin = await signupWorkspace(t);
+    const list = await t.http.get('/conversations?status=closed').set(admin.headers).expect(400);
+    expect(list.body.details[0].field).toBe('status');
+    expect(list.body.details[0].message).not.toContain('status');
+    expect(list.body.message.startsWith('status each value must be one of')).toBe(true);
   });
 
   it('maps a unique violation to 409 conflict without leaking SQL', async () => {

@@ -154,6 +154,7 @@ export class MockPlatform {
           result: { id: botId, is_bot: true, first_name: 'Shop Bot', username: `shop_${botId}_bot` },
         });
       }
+      if (method === 'answerCallbackQuery') return ok({ ok: true, result: true });
       if (method === 'setWebhook' || method === 'deleteWebhook')
         return ok({ ok: true, result: true, description: 'Webhook was set' });
       if (method === 'sendMessage' || method === 'sendPhoto') {

@@ -88,10 +88,9 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
           return handles?.(ctx.message.text ?? '') ? 'handled' : 'continue';
         },
       });
-    // The real SLA (50) and automatic-ticket (100) stages hold two of these numbers: step them aside.
-    const real = pipeline
-      .list()
-      .filter((s) => s.order === InboundStageOrder.Sla || s.order === InboundStageOrder.Ticket);
+    // Real stages (automatic ticket, automations, flows, …) hold some of these numbers: step them aside.
+    const used: number[] = Object.values(InboundStageOrder);
+    const real = pipeline.list().filter((s) => used.includes(s.order));
     for (const s of real) pipeline.unregister(s.name);
     // Registered out of order on purpose: the numbers decide.
     stage('suggestion', InboundStageOrder.SuggestedReply, () => true, 'reply');

@@ -216,6 +216,21 @@ describe('Telegram: connect with getMe + setWebhook, secret-token webhook, sendM
 
     await t.http.delete(`/channels/${channelId}`).set(admin.headers).expect(204);
     expect(mock.received(`/telegram/bot${botToken}/deleteWebhook`)).toHaveLength(1);
-    await postUpdate(messageUpdate(chat, 11, { text: 'hello?' }), secret).expect(401);
+    // DESIGN §4.1: later inbound to a disconnected connection → 404, nothing stored.
+    const gone = await postUpdate(messageUpdate(chat, 11, { text: 'hello?' }), secret).expect(404);
+    expect(gone.body).toMatchObject({ statusCode: 404, code: 'not_found' });
+    const [stored] = await sql<{ n: number }>(
+      t,
+      'SELECT count(*)::int AS n FROM inbound_events WHERE channel_id = $1',
+      [channelId],
+    );
+    const before = stored!.n;
+    await postUpdate(messageUpdate(chat, 12, { text: 'again?' }), secret).expect(404);
+    const [after] = await sql<{ n: number }>(t, 'SELECT count(*)::int AS n FROM inbound_events WHERE channel_id = $1', [
+      channelId,
+    ]);
+    expect(after!.n).toBe(before);
+    // An unknown token is still 401.
+    await postUpdate(messageUpdate(chat, 13, { text: 'x' }), 'never-issued-token').expect(401);
   });
 });

@@ -1,5 +1,5 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiSecurity } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import type { PermissionKey, Scope } from '../permissions';
 
 export const IS_PUBLIC = 'auth:public';
@@ -8,7 +8,11 @@ export const ANY_MEMBER = 'auth:any-member';
 export const NO_WORKSPACE = 'auth:no-workspace';
 export const REQUIRED_SCOPES = 'auth:scopes';
 
-const workspaceHeader = ApiHeader({ name: 'x-workspace-id', required: false, description: 'Required with a user JWT' });
+/**
+ * A user JWT with `x-workspace-id`, or an API token alone: two alternative OpenAPI security
+ * requirements (the `workspace` apiKey scheme lets Swagger's Authorize set the header once).
+ */
+const workspaceHeader = ApiSecurity({ bearer: [], workspace: [] });
 
 /** No authentication (login, signup, platform webhooks, health). */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);

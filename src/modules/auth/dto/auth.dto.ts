@@ -61,3 +61,17 @@ export class LoginResponse {
   @ApiProperty({ type: LoginUser }) readonly user: LoginUser;
   @ApiProperty({ type: [LoginWorkspace] }) readonly workspaces: LoginWorkspace[];
 }
+
+export class ChangePasswordDto {
+  @ApiProperty({ description: 'The password used to log in now' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  readonly currentPassword: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 200 })
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  readonly newPassword: string;
+}

@@ -4,9 +4,12 @@ import type { CatalogPrice } from '../catalog-item.entity';
 import { MAX_IMAGES, MAX_TEXT } from '../csv/csv-cells.util';
 import { IsCatalogPrice, IsHttpUrlEach } from './validators';
 
+/** A number, or text shown verbatim ("Ask us"), or null (OpenAPI 3.0: nullable inside each branch). */
 export const PRICE_SCHEMA: ApiPropertyOptions = {
-  oneOf: [{ type: 'number' }, { type: 'string' }],
-  nullable: true,
+  anyOf: [
+    { type: 'number', nullable: true },
+    { type: 'string', nullable: true },
+  ],
   example: 1299.5,
 };
 

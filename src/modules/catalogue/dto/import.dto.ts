@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { CatalogPrice } from '../catalog-item.entity';
+import { PRICE_SCHEMA } from './catalog-item-fields.dto';
 import { IMPORT_FIELDS, type ImportMapping } from '../csv/header-guess.util';
 
 const MAPPING_SCHEMA: ApiPropertyOptions = {
   type: 'object',
-  additionalProperties: { type: 'string', enum: [...IMPORT_FIELDS], nullable: true },
+  additionalProperties: { type: 'string', enum: [...IMPORT_FIELDS, null], nullable: true },
   example: { 'Product Name': 'name', 'Unit price': 'price', Notes: null },
   description: '{header: field | null}; headers left out keep their current field',
 };
@@ -35,7 +36,7 @@ export class ImportCommitDto {
 export class ImportPreviewItem {
   @ApiProperty({ nullable: true, type: String }) readonly externalId: string | null;
   @ApiProperty({ nullable: true, type: String }) readonly name: string | null;
-  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], nullable: true }) readonly price: CatalogPrice | null;
+  @ApiProperty(PRICE_SCHEMA) readonly price: CatalogPrice | null;
   @ApiProperty({ nullable: true, type: String }) readonly priceDisplay: string | null;
   @ApiProperty({ nullable: true, type: String }) readonly currency: string | null;
   @ApiProperty({ nullable: true, type: String }) readonly description: string | null;

@@ -1,10 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import axios, { AxiosError } from 'axios';
-import { isIP } from 'node:net';
-import type { AppConfig } from 'src/core/config/app-config';
-import { APP_CONFIG } from 'src/core/config/config.constants';
-import { AppException } from 'src/core/errors/app.exception';
-import { OutboundUrlService, isPrivateAddress } from 'src/core/http/outbound-url.service';
+import { Injectable } from '@nestjs/common';
+import { OutboundHttp, OutboundHttpError } from 'src/core/http/outbound-http';
 import type { ConcreteWebsiteFormat, WebsiteFormat } from '../catalog-website.entity';
 import {
   type SiteProduct,
@@ -73,10 +68,7 @@ export class WebsiteFetcher {
     maxPageBytes: 20 * 1024 * 1024,
   };
 
-  constructor(
-    private readonly outbound: OutboundUrlService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly http: OutboundHttp) {}
 
   async fetchAll(request: FetchRequest): Promise<FetchResult> {
     const paged = hasPagePlaceholder(request.url);
@@ -147,43 +139,35 @@ export class WebsiteFetcher {
     }
   }
 
+  /**
+   * One page through the one outbound client (issue 9): every resolved address of every hop is
+   * checked and connected to as checked, at most 5 redirects, the key headers dropped when a redirect
+   * leaves the site's origin, size and time limits.
+   */
   private async get(
     url: string,
     headers: Record<string, string>,
     page: number,
   ): Promise<{ body: unknown; totalPages: number | null }> {
-    try {
-      await this.outbound.assertAllowed(url, 'url');
-    } catch (error) {
-      if (error instanceof AppException) throw new FetchFailure(`page ${page}: ${error.message}`);
-      throw error;
-    }
-    const allowPrivate = this.config.outbound.allowPrivateNetworks;
     let response;
     try {
-      response = await axios.get<string>(url, {
+      response = await this.http.request({
+        method: 'GET',
+        url,
         headers: { accept: 'application/json', 'user-agent': 'SupportInboxService-CatalogSync/1', ...headers },
-        timeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs + 1_000),
-        responseType: 'text',
-        transformResponse: [(data: unknown) => data],
-        maxContentLength: this.options.maxPageBytes,
-        maxRedirects: 3,
-        beforeRedirect: (options: { hostname?: string }) => {
-          const host = (options.hostname ?? '').replace(/^\[|\]$/g, '');
-          if (!allowPrivate && isIP(host) && isPrivateAddress(host))
-            throw new Error('redirect to a private address refused');
-        },
-        validateStatus: () => true,
+        timeoutMs: this.options.timeoutMs,
+        maxBytes: this.options.maxPageBytes,
+        maxRedirects: 5,
       });
     } catch (error) {
-      throw new FetchFailure(`page ${page}: ${describeNetworkError(error, this.options.timeoutMs)}`);
+      if (error instanceof OutboundHttpError) throw new FetchFailure(`page ${page}: ${describeOutboundError(error)}`);
+      throw error;
     }
     if (response.status < 200 || response.status > 299)
       throw new FetchFailure(`page ${page}: the website answered HTTP ${response.status}`);
     let body: unknown;
     try {
-      body = JSON.parse(typeof response.data === 'string' ? response.data : String(response.data));
+      body = JSON.parse(response.text());
     } catch {
       throw new FetchFailure(`page ${page} is not valid JSON`);
     }
@@ -193,14 +177,9 @@ export class WebsiteFetcher {
   }
 }
 
-function describeNetworkError(error: unknown, timeoutMs: number): string {
-  if (error instanceof AxiosError) {
-    if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT' || error.code === 'ERR_CANCELED') {
-      return `no complete answer within ${timeoutMs / 1000} s (timeout)`;
-    }
-    if (error.code === 'ERR_BAD_RESPONSE' && /maxContentLength/i.test(error.message))
-      return 'the page is larger than the limit';
-    if (error.code) return `network error (${error.code})`;
-  }
-  return 'network error';
+function describeOutboundError(error: OutboundHttpError): string {
+  if (error.kind === 'timeout') return `${error.message} (timeout)`;
+  if (error.kind === 'too_large') return 'the page is larger than the limit';
+  if (error.kind === 'refused' || error.kind === 'bad_url') return `url ${error.message}`;
+  return error.message;
 }

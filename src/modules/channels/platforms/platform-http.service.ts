@@ -67,7 +67,7 @@ export class PlatformHttp {
 }
 
 /** A short, secret-free description of a platform's error body (Graph `error.message`, Telegram `description`…). */
-function describe(data: unknown): string {
+export function describe(data: unknown): string {
   if (typeof data !== 'object' || data === null) return '';
   const body = data as Record<string, unknown>;
   const error = body.error;

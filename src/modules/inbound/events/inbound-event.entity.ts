@@ -34,6 +34,10 @@ export class InboundEventEntity {
   @Column('jsonb')
   payload: Record<string, unknown>;
 
+  /** The request's raw bytes, kept only when the payload had to be sanitised (it held U+0000). */
+  @Column('bytea', { nullable: true, select: false })
+  rawBody: Buffer | null;
+
   @Column('text')
   status: InboundEventStatus;
 

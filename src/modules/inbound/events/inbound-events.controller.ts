@@ -6,6 +6,7 @@ import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
 import type { Page } from 'src/core/http/pagination';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { ApiPageResponse } from 'src/core/http/openapi.decorators';
 import { InboundEventResponse, ListInboundEventsQuery } from './dto/inbound-event.dto';
 import { InboundEventsService } from './inbound-events.service';
 
@@ -23,7 +24,7 @@ export class InboundEventsController {
   @Get(':id/events')
   @RequirePermission('channels.manage')
   @ApiOperation({ summary: "A channel's inbound events, newest first" })
-  @ApiOkResponse({ description: '{data: InboundEventResponse[], nextCursor}, newest first' })
+  @ApiPageResponse(InboundEventResponse, 'Newest first')
   list(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

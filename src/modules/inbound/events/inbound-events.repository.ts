@@ -22,17 +22,18 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
       senderKey: string | null;
       externalId: string | null;
       payload: Record<string, unknown>;
+      rawBody: Buffer | null;
     }[],
   ): Promise<string[]> {
     if (events.length === 0) return [];
     const params: unknown[] = [];
     const rows = events.map((e) => {
-      params.push(e.channelId, e.channelType, e.senderKey, e.externalId, JSON.stringify(e.payload));
+      params.push(e.channelId, e.channelType, e.senderKey, e.externalId, JSON.stringify(e.payload), e.rawBody);
       const n = params.length + 1; // $1 is the workspace
-      return `($1, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}::jsonb)`;
+      return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::bytea)`;
     });
     const inserted: { id: string }[] = await this.query(
-      `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, external_id, payload)
+      `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, external_id, payload, raw_body)
        VALUES ${rows.join(', ')} RETURNING id`,
       params,
     );

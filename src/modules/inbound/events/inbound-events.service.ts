@@ -1,3 +1,4 @@
+import { containsNul, sanitizeJson } from 'src/core/http/input-guard';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
@@ -9,7 +10,10 @@ import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-cont
 import { ChannelsService, type InboundEventDraft } from 'src/modules/channels';
 import { type InboundEventResponse, type WebhookAckResponse, toInboundEventResponse } from './dto/inbound-event.dto';
 import type { InboundEventStatus } from './inbound-event.entity';
+import { GroupCommit } from './inbound-ack-batcher';
 import { InboundEventsRepository } from './inbound-events.repository';
+
+type ReceivedRow = Parameters<InboundEventsRepository['insertReceived']>[0][number];
 
 /**
  * The durable inbound log (DESIGN §4.3): webhook events are stored RECEIVED before the 200, then a
@@ -19,6 +23,9 @@ import { InboundEventsRepository } from './inbound-events.repository';
 @Injectable()
 export class InboundEventsService {
   private readonly logger = new Logger('InboundEvents');
+  private readonly acks = new GroupCommit<ReceivedRow>((workspaceId, rows) =>
+    runAsWorkspace(workspaceId, () => this.events.insertReceived(rows)),
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -32,28 +39,31 @@ export class InboundEventsService {
     return this.config.outbound.inboundRetryDelaysSeconds.length + 1;
   }
 
-  /** Stores drafts (possibly of several workspaces: one Meta POST can name pages of different workspaces) and enqueues each. */
-  async store(drafts: readonly InboundEventDraft[]): Promise<WebhookAckResponse> {
-    const byWorkspace = new Map<string, InboundEventDraft[]>();
-    for (const draft of drafts) {
-      byWorkspace.set(draft.connection.workspaceId, [...(byWorkspace.get(draft.connection.workspaceId) ?? []), draft]);
-    }
-    const stored: { id: string; workspaceId: string }[] = [];
-    for (const [workspaceId, group] of byWorkspace) {
-      const rows = await runAsWorkspace(workspaceId, () =>
-        this.events.insertReceived(
-          group.map((d) => ({
-            channelId: d.connection.id,
-            channelType: d.connection.type,
-            senderKey: d.senderKey,
-            externalId: d.externalId,
-            payload: d.payload,
-          })),
-        ),
-      );
-      stored.push(...rows.map((id) => ({ id, workspaceId })));
-    }
-    await Promise.all(stored.map((e) => this.enqueue(e.workspaceId, e.id, e.id)));
+  /**
+   * Stores drafts (possibly of several workspaces: one Meta POST can name pages of different
+   * workspaces) and enqueues each. The rows go through the group commit (concurrent acks share one
+   * INSERT); the caller is answered once its rows are durable. Enqueueing is not awaited: the rows
+   * are the durable record, and the recovery sweep re-enqueues any event whose job was lost.
+   * A signed event is always stored (issue 9): PostgreSQL cannot hold U+0000 in text or jsonb, so a
+   * payload holding one is stored sanitised (U+0000 → U+FFFD) with the request's raw bytes kept in
+   * `raw_body`; a NUL in a customer's text never loses the message.
+   */
+  async store(drafts: readonly InboundEventDraft[], rawBody?: Buffer): Promise<WebhookAckResponse> {
+    const ids = await this.acks.store(
+      drafts.map((d) => ({
+        workspaceId: d.connection.workspaceId,
+        row: {
+          channelId: d.connection.id,
+          channelType: d.connection.type,
+          senderKey: d.senderKey === null ? null : sanitizeJson(d.senderKey),
+          externalId: d.externalId === null ? null : sanitizeJson(d.externalId),
+          payload: sanitizeJson(d.payload),
+          rawBody: rawBody && containsNul([d.payload, d.senderKey, d.externalId]) ? rawBody : null,
+        },
+      })),
+    );
+    const stored = ids.map((id, i) => ({ id, workspaceId: drafts[i]!.connection.workspaceId }));
+    for (const e of stored) void this.enqueue(e.workspaceId, e.id, e.id);
     return { received: true, eventId: stored[0]?.id ?? null, eventIds: stored.map((e) => e.id) };
   }
 

@@ -1,12 +1,13 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Interval, Timeout } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Timeout } from '@nestjs/schedule';
+import { Ticker } from 'src/core/queue/ticker.service';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { InboundEventsSweepRepository } from './inbound-events-sweep.repository';
 import { InboundEventsService } from './inbound-events.service';
 
-/** How often worker processes look for events a crash or a lost job left behind. */
+/** How often worker processes look for events a crash or a lost job left behind (default of INBOUND_SWEEP_TICK_MS). */
 export const INBOUND_SWEEP_INTERVAL_MS = 30_000;
 /** Delay of the start-up sweep (after the job backend is wired). */
 export const INBOUND_STARTUP_SWEEP_DELAY_MS = 1_000;
@@ -30,7 +31,7 @@ export interface SweepResult {
  * processing claims each event once).
  */
 @Injectable()
-export class InboundRecoveryService {
+export class InboundRecoveryService implements OnApplicationBootstrap {
   private readonly logger = new Logger('InboundRecovery');
   private readonly timer = new SweepTimer(this.logger, 'Inbound recovery sweep failed', 'warn');
 
@@ -38,6 +39,7 @@ export class InboundRecoveryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sweeps: InboundEventsSweepRepository,
     private readonly events: InboundEventsService,
+    private readonly ticker: Ticker,
   ) {}
 
   @Timeout(INBOUND_STARTUP_SWEEP_DELAY_MS)
@@ -45,7 +47,11 @@ export class InboundRecoveryService {
     await this.safely(() => this.sweep({ receivedOlderThanMs: 0 }));
   }
 
-  @Interval(INBOUND_SWEEP_INTERVAL_MS)
+  /** Every INBOUND_SWEEP_TICK_MS (default INBOUND_SWEEP_INTERVAL_MS), in the `all` and `worker` roles. */
+  onApplicationBootstrap(): void {
+    this.ticker.every('inbound.sweep', this.config.ticks.inboundSweepMs, () => this.onInterval());
+  }
+
   async onInterval(): Promise<void> {
     await this.safely(() => this.sweep());
   }

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post, Req, type RawBodyRequest } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from 'src/core/auth/decorators/auth.decorators';
 import { IdParam } from 'src/core/http/uuid-param.dto';
@@ -18,6 +18,13 @@ export class CustomChannelInboundController {
   @ApiOperation({
     summary: 'Custom Channel inbound message (X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>)',
   })
+  @ApiHeader({
+    name: 'X-Service-Signature',
+    required: true,
+    description: "`sha256=` + hex HMAC-SHA256 of the raw request body with the channel's inboundSecret",
+    example: 'sha256=3f5a…',
+  })
+  @ApiUnauthorizedResponse({ description: 'Signature missing or wrong (`invalid_signature`)' })
   @ApiBody({ type: CustomInboundMessageDto })
   @ApiOkResponse({ type: WebhookAckResponse })
   receive(@Param() { id }: IdParam, @Req() req: RawBodyRequest<Request>): Promise<WebhookAckResponse> {

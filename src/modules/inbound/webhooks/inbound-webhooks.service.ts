@@ -20,7 +20,7 @@ export class InboundWebhooksService {
 
   async receive(webhook: string, request: WebhookRequest): Promise<WebhookAckResponse> {
     const drafts = await this.platforms.receive(webhook, request);
-    return drafts.length ? this.events.store(drafts) : NOTHING_STORED;
+    return drafts.length ? this.events.store(drafts, request.rawBody) : NOTHING_STORED;
   }
 
   verifySubscription(webhook: string, query: Record<string, unknown>): Promise<string> {

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, HttpCode, Param, Post, Req, type RawBodyRequest } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from 'src/core/auth/decorators/auth.decorators';
 import { WebhookAckResponse } from '../events/dto/inbound-event.dto';
@@ -20,6 +20,22 @@ export class PlatformWebhooksController {
       '(X-Telegram-Bot-Api-Secret-Token or X-Messenger-Bot-Api-Secret-Token), line (X-Line-Signature or X-Chat-Content-Signature)',
   })
   @ApiParam({ name: 'platform', example: 'meta' })
+  @ApiHeader({
+    name: 'X-Hub-Signature-256',
+    required: false,
+    description: 'meta: `sha256=` + hex HMAC-SHA256 of the raw body with the app secret',
+  })
+  @ApiHeader({
+    name: 'X-Telegram-Bot-Api-Secret-Token',
+    required: false,
+    description: "telegram: the connection's secret token",
+  })
+  @ApiHeader({
+    name: 'X-Line-Signature',
+    required: false,
+    description: 'line: base64 HMAC-SHA256 of the raw body with the channel secret',
+  })
+  @ApiUnauthorizedResponse({ description: 'Signature or secret token missing or wrong (`invalid_signature`)' })
   @ApiOkResponse({ type: WebhookAckResponse })
   receive(@Param('platform') platform: string, @Req() req: RawBodyRequest<Request>): Promise<WebhookAckResponse> {
     return this.webhooks.receive(platform, { rawBody: req.rawBody, headers: req.headers, body: req.body });

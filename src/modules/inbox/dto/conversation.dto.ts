@@ -72,6 +72,7 @@ export class WrapUpResponse {
 
 export class SuggestedReplyResponse {
   @ApiProperty() readonly text: string;
+  @ApiProperty({ type: [String], description: 'Catalogue item ids the draft is about' }) readonly items: string[];
   @ApiProperty() readonly createdAt: string;
 }
 

@@ -1,10 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { Interval, Timeout } from '@nestjs/schedule';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Timeout } from '@nestjs/schedule';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import { Ticker } from 'src/core/queue/ticker.service';
 import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { OutboundDeliveryService } from './outbound-delivery.service';
 import { OutboundSweepRepository } from './outbound-sweep.repository';
 
-const SWEEP_INTERVAL_MS = 30_000;
 const STARTUP_DELAY_MS = 1_000;
 const STALE_MS = 60_000;
 const BATCH = 500;
@@ -15,13 +17,15 @@ const MAX_ROUNDS = 20;
  * timers died with the old process), and every 30 s those overdue for a minute. Worker roles only.
  */
 @Injectable()
-export class OutboundRecoveryService {
+export class OutboundRecoveryService implements OnApplicationBootstrap {
   private readonly logger = new Logger('OutboundRecovery');
   private readonly timer = new SweepTimer(this.logger, 'Outbound recovery sweep failed', 'warn');
 
   constructor(
     private readonly sweeps: OutboundSweepRepository,
     private readonly delivery: OutboundDeliveryService,
+    private readonly ticker: Ticker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Timeout(STARTUP_DELAY_MS)
@@ -29,7 +33,11 @@ export class OutboundRecoveryService {
     await this.timer.run(() => this.sweep(0));
   }
 
-  @Interval(SWEEP_INTERVAL_MS)
+  /** Every OUTBOUND_SWEEP_TICK_MS (default 30 s), in the `all` and `worker` roles. */
+  onApplicationBootstrap(): void {
+    this.ticker.every('outbound.sweep', this.config.ticks.outboundSweepMs, () => this.onInterval());
+  }
+
   async onInterval(): Promise<void> {
     await this.timer.run(() => this.sweep(STALE_MS));
   }

@@ -47,3 +47,12 @@ export class MemberResponse {
   @ApiProperty({ enum: ROLES }) readonly role: Role;
   @ApiProperty() readonly createdAt: string;
 }
+
+export class ResetPasswordResponse {
+  @ApiProperty({ format: 'uuid' }) readonly userId: string;
+  @ApiProperty() readonly email: string;
+  @ApiProperty({
+    description: 'A generated password, shown once: hand it to the member, who changes it with PUT /auth/password',
+  })
+  readonly temporaryPassword: string;
+}

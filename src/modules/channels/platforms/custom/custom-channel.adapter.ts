@@ -4,7 +4,7 @@ import { validate } from 'class-validator';
 import { AppException } from 'src/core/errors/app.exception';
 import { ErrorCode } from 'src/core/errors/error-codes';
 import { validationException } from 'src/core/errors/validation-errors';
-import { OutboundUrlService } from 'src/core/http/outbound-url.service';
+import { OutboundHttp } from 'src/core/http/outbound-http';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelDirectory } from '../../channel-directory.service';
 import type {
@@ -46,7 +46,7 @@ export class CustomChannelAdapter implements ChannelAdapter {
   constructor(
     private readonly directory: ChannelDirectory,
     private readonly platform: CustomChannelPlatform,
-    private readonly urls: OutboundUrlService,
+    private readonly urls: OutboundHttp,
   ) {}
 
   inboundUrl(publicBaseUrl: string, connectionId: string): string {
@@ -82,7 +82,7 @@ export class CustomChannelAdapter implements ChannelAdapter {
   async prepareConnection(ctx: TenantContext, dto: ConnectChannelDto): Promise<NewConnection> {
     if (ctx.plan !== 'ENTERPRISE') throw planRequired();
     const outboundUrl = required(dto.outboundUrl);
-    await this.urls.assertAllowed(outboundUrl, 'outboundUrl');
+    await this.urls.assertAllowedField(outboundUrl, 'outboundUrl');
     return {
       type: 'CUSTOM',
       name: dto.name ?? required(dto.displayName),

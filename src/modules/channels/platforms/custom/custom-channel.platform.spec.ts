@@ -3,10 +3,9 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from 'src/core/config/app-config';
-import { OutboundUrlService } from 'src/core/http/outbound-url.service';
+import { OutboundHttp } from 'src/core/http/outbound-http';
 import { type DeliveryTarget, PermanentDeliveryError } from '../../channel.types';
 import { CustomChannelPlatform, customOutboundBody } from './custom-channel.platform';
-import { PlatformHttp } from '../platform-http.service';
 
 function platform(allowPrivate: boolean): CustomChannelPlatform {
   const config = loadConfig({
@@ -15,7 +14,7 @@ function platform(allowPrivate: boolean): CustomChannelPlatform {
     ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: String(allowPrivate),
   });
-  return new CustomChannelPlatform(new PlatformHttp(), new OutboundUrlService(config));
+  return new CustomChannelPlatform(new OutboundHttp(config));
 }
 
 function target(url: string, outboundSecret?: string): DeliveryTarget {
@@ -72,6 +71,6 @@ describe('Custom Channel outbound', () => {
     ).rejects.toBeInstanceOf(PermanentDeliveryError);
     await expect(
       platform(false).send(target('http://10.1.2.3/hook'), { type: 'TEXT', text: 'x', imageUrl: null, buttons: [] }),
-    ).rejects.toThrow(/private or loopback/);
+    ).rejects.toThrow(/refused: private address/);
   });
 });

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppException } from 'src/core/errors/app.exception';
-import { OutboundUrlService } from 'src/core/http/outbound-url.service';
+import { OutboundHttp, OutboundHttpError } from 'src/core/http/outbound-http';
 import {
   type DeliveryResult,
   type DeliveryTarget,
@@ -8,7 +7,7 @@ import {
   PermanentDeliveryError,
 } from '../../channel.types';
 import { sha256Signature } from '../signature.util';
-import { PlatformHttp } from '../platform-http.service';
+import { PlatformRequestError, describe } from '../platform-http.service';
 
 /** The Custom Channel outbound message (SPEC §2, DESIGN §4.4). */
 export function customOutboundBody(recipientId: string, content: OutboundContent, sentAt: Date): string {
@@ -28,31 +27,48 @@ export function customOutboundBody(recipientId: string, content: OutboundContent
 }
 
 /**
- * POSTs replies to the connection's outbound URL; with an outbound secret, the exact bytes sent are
- * signed: `X-Service-Signature: sha256=<hex HMAC-SHA256>`. The URL is re-checked against private
- * networks at every send (DNS may have changed since it was saved).
+ * POSTs replies to the connection's outbound URL through the one outbound client (issue 9): every
+ * resolved address is checked at every send and the connection goes to a checked address;
+ * redirects are followed by hand, each hop checked, the signature dropped on another origin. With an
+ * outbound secret, the exact bytes sent are signed: `X-Service-Signature: sha256=<hex HMAC-SHA256>`.
  */
 @Injectable()
 export class CustomChannelPlatform {
-  constructor(
-    private readonly http: PlatformHttp,
-    private readonly urls: OutboundUrlService,
-  ) {}
+  constructor(private readonly http: OutboundHttp) {}
 
   async send(target: DeliveryTarget, content: OutboundContent): Promise<DeliveryResult> {
     const url = target.connection.config.outboundUrl;
     if (!url) throw new PermanentDeliveryError('The channel has no outbound URL');
-    try {
-      await this.urls.assertAllowed(url, 'outboundUrl');
-    } catch (error) {
-      if (error instanceof AppException) throw new PermanentDeliveryError(error.message);
-      throw error;
-    }
     const body = customOutboundBody(target.recipientId, content, new Date());
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     const secret = target.connection.secrets.outboundSecret;
     if (secret) headers['X-Service-Signature'] = sha256Signature(secret, body);
-    await this.http.request({ method: 'POST', url, headers, body });
+    let response;
+    try {
+      response = await this.http.request({
+        method: 'POST',
+        url,
+        headers,
+        body,
+        timeoutMs: 10_000,
+        maxBytes: 1024 * 1024,
+      });
+    } catch (error) {
+      if (!(error instanceof OutboundHttpError)) throw error;
+      // A refused or malformed destination will not get better by retrying.
+      if (error.kind === 'refused' || error.kind === 'bad_url')
+        throw new PermanentDeliveryError(`outboundUrl ${error.message}`);
+      throw new PlatformRequestError(error.message, null);
+    }
+    if (response.status < 200 || response.status >= 300) {
+      let data: unknown = null;
+      try {
+        data = JSON.parse(response.text());
+      } catch {
+        /* not JSON: no description */
+      }
+      throw new PlatformRequestError(`HTTP ${response.status}${describe(data)}`, response.status);
+    }
     return { externalId: null };
   }
 }

@@ -97,6 +97,9 @@ export class LinePlatform {
   }
 }
 
+const LINE_TEMPLATE_ACTIONS = 4;
+const LINE_QUICK_REPLIES = 13;
+
 function lineMessages(content: OutboundContent): Json[] {
   if (content.type === 'IMAGE' && content.imageUrl) {
     const image = { type: 'image', originalContentUrl: content.imageUrl, previewImageUrl: content.imageUrl };
@@ -104,16 +107,28 @@ function lineMessages(content: OutboundContent): Json[] {
   }
   if (content.type === 'BUTTONS') {
     const text = content.text ?? '';
+    const action = (b: { title: string; payload: string }) => ({
+      type: 'postback',
+      label: b.title.slice(0, 20),
+      data: b.payload,
+      displayText: b.title,
+    });
+    // A buttons template holds at most 4 actions (text ≤ 160); more become quick reply buttons (≤ 13).
+    if (content.buttons.length <= LINE_TEMPLATE_ACTIONS && text.length <= 160) {
+      return [
+        {
+          type: 'template',
+          altText: text.slice(0, 400) || 'Options',
+          template: { type: 'buttons', text, actions: content.buttons.map(action) },
+        },
+      ];
+    }
     return [
       {
-        type: 'template',
-        altText: text.slice(0, 400) || 'Options',
-        template: {
-          type: 'buttons',
-          text: text.slice(0, 160),
-          actions: content.buttons
-            .slice(0, 4)
-            .map((b) => ({ type: 'postback', label: b.title.slice(0, 20), data: b.payload, displayText: b.title })),
+        type: 'text',
+        text: text || 'Options',
+        quickReply: {
+          items: content.buttons.slice(0, LINE_QUICK_REPLIES).map((b) => ({ type: 'action', action: action(b) })),
         },
       },
     ];

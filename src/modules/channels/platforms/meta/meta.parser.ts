@@ -135,7 +135,21 @@ function messagingItem(
       payload: { object, entryId, entryTime: entry.time ?? null, messaging },
     };
   }
+  // `messaging_referrals`: an ad (or m.me link) click on an existing thread, with no message.
+  if (obj(messaging.referral)) {
+    return {
+      type,
+      accountId: entryId,
+      senderKey: sender,
+      externalId: referralEventId(sender, messaging),
+      payload: { object, entryId, entryTime: entry.time ?? null, messaging },
+    };
+  }
   return null;
+}
+
+function referralEventId(sender: string, messaging: Json): string {
+  return `referral:${sender}:${String(messaging.timestamp ?? '')}`;
 }
 
 /** A stored Meta event in the platform-neutral form. */
@@ -185,6 +199,24 @@ export function normalizeMetaEvent(type: ChannelType, payload: Json): Normalized
         postbackPayload: payloadValue,
         sentAt,
         referral: referralOf(postback.referral),
+      },
+      replyToken: null,
+    };
+  }
+  const referral = referralOf(messaging.referral);
+  if (referral) {
+    // An ad click on an existing thread: stored as an empty message carrying the referral (AD_REFERRAL flows).
+    return {
+      kind: 'message',
+      sender: { externalId: sender, profile: {} },
+      message: {
+        externalId: referralEventId(sender, messaging),
+        type: 'TEXT',
+        text: null,
+        attachments: [],
+        postbackPayload: null,
+        sentAt,
+        referral,
       },
       replyToken: null,
     };

@@ -141,6 +141,13 @@ export class MetaPlatform {
   }
 }
 
+const MESSENGER_TEMPLATE_BUTTONS = 3;
+const MAX_QUICK_REPLIES = 13;
+const WHATSAPP_REPLY_BUTTONS = 3;
+const WHATSAPP_BUTTON_TITLE = 20;
+const WHATSAPP_LIST_ROWS = 10;
+const WHATSAPP_ROW_TITLE = 24;
+
 /** Messenger and Instagram message objects for one reply (an image with a caption is two messages). */
 function messengerMessages(type: string, content: OutboundContent): Json[] {
   if (content.type === 'IMAGE' && content.imageUrl) {
@@ -149,12 +156,14 @@ function messengerMessages(type: string, content: OutboundContent): Json[] {
   }
   if (content.type === 'BUTTONS') {
     const text = content.text ?? '';
-    if (type === 'INSTAGRAM') {
+    // Messenger: a button template holds at most 3 postback buttons; more become quick replies (≤ 13).
+    // Instagram has no button template: always quick replies.
+    if (type === 'INSTAGRAM' || content.buttons.length > MESSENGER_TEMPLATE_BUTTONS) {
       return [
         {
           text,
           quick_replies: content.buttons
-            .slice(0, 13)
+            .slice(0, MAX_QUICK_REPLIES)
             .map((b) => ({ content_type: 'text', title: b.title, payload: b.payload })),
         },
       ];
@@ -166,7 +175,7 @@ function messengerMessages(type: string, content: OutboundContent): Json[] {
           payload: {
             template_type: 'button',
             text,
-            buttons: content.buttons.slice(0, 3).map((b) => ({ type: 'postback', title: b.title, payload: b.payload })),
+            buttons: content.buttons.map((b) => ({ type: 'postback', title: b.title, payload: b.payload })),
           },
         },
       },
@@ -185,16 +194,39 @@ function whatsAppBody(to: string, content: OutboundContent): Json {
     };
   }
   if (content.type === 'BUTTONS') {
+    const asButtons =
+      content.buttons.length <= WHATSAPP_REPLY_BUTTONS &&
+      content.buttons.every((b) => b.title.length <= WHATSAPP_BUTTON_TITLE);
+    if (asButtons) {
+      return {
+        ...base,
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          body: { text: content.text ?? '' },
+          action: {
+            buttons: content.buttons.map((b) => ({ type: 'reply', reply: { id: b.payload, title: b.title } })),
+          },
+        },
+      };
+    }
+    // More than 3 buttons (or a longer title): a list message, one section of up to 10 rows.
     return {
       ...base,
       type: 'interactive',
       interactive: {
-        type: 'button',
+        type: 'list',
         body: { text: content.text ?? '' },
         action: {
-          buttons: content.buttons
-            .slice(0, 3)
-            .map((b) => ({ type: 'reply', reply: { id: b.payload, title: b.title.slice(0, 20) } })),
+          button: 'Options',
+          sections: [
+            {
+              title: 'Options',
+              rows: content.buttons
+                .slice(0, WHATSAPP_LIST_ROWS)
+                .map((b) => ({ id: b.payload, title: b.title.slice(0, WHATSAPP_ROW_TITLE) })),
+            },
+          ],
         },
       },
     };

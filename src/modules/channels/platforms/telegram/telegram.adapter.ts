@@ -21,7 +21,7 @@ import {
   invalidSignature,
   required,
 } from '../channel-adapter';
-import { type Json, obj } from '../json.util';
+import { type Json, idOf, obj } from '../json.util';
 import { headerValue, safeEqual, sha256Hex } from '../signature.util';
 import { normalizeTelegramUpdate, telegramUpdateItem } from './telegram.parser';
 import { TelegramPlatform } from './telegram.platform';
@@ -52,14 +52,32 @@ export class TelegramAdapter implements ChannelAdapter {
     const token = headerValue(headers, 'x-telegram-bot-api-secret-token', 'x-messenger-bot-api-secret-token');
     if (!token) throw invalidSignature();
     const row = await this.directory.findActiveBySecretToken(token);
-    if (!row) throw invalidSignature();
+    if (!row) {
+      // DESIGN §4.1: inbound to a disconnected connection → 404; an unknown token stays 401.
+      if (await this.directory.isDisconnectedSecretToken(token)) throw AppException.notFound('Channel');
+      throw invalidSignature();
+    }
     const connection = row.open();
     const expected = connection.secrets.secretToken;
     if (!expected || !safeEqual(token, expected)) throw invalidSignature();
     const item = telegramUpdateItem(body);
     const payload = obj(body);
     if (!item || !payload) return [];
+    this.answerCallback(connection.secrets.botToken, payload, connection.id);
     return [{ connection, senderKey: item.senderKey, externalId: item.externalId, payload }];
+  }
+
+  /**
+   * A button press (`callback_query`) is answered at once with `answerCallbackQuery` so the
+   * customer's app stops its spinner; not awaited (the webhook is acknowledged without waiting for
+   * Telegram), failures are only logged. The press itself is stored and runs the pipeline (flows).
+   */
+  private answerCallback(botToken: string | undefined, payload: Json, channelId: string): void {
+    const id = idOf(obj(payload.callback_query)?.id);
+    if (!id || !botToken) return;
+    this.platform.answerCallbackQuery(botToken, id).catch((error: unknown) => {
+      this.logger.warn({ err: error, channelId }, 'answerCallbackQuery failed');
+    });
   }
 
   normalize(_type: string, payload: Json): NormalizedInbound {

@@ -79,6 +79,16 @@ export class TelegramPlatform {
     return { externalId: messageId ? `${chatId}:${messageId}` : null };
   }
 
+  /** Stops the button's loading spinner in the customer's app (best effort: the press is stored anyway). */
+  async answerCallbackQuery(botToken: string, callbackQueryId: string): Promise<void> {
+    await this.http.request({
+      method: 'POST',
+      url: this.url(botToken, 'answerCallbackQuery'),
+      body: { callback_query_id: callbackQueryId },
+      timeoutMs: 5_000,
+    });
+  }
+
   /** A Bot API call made while connecting: any refusal is the caller's token's fault (400). */
   private async call(botToken: string, method: string, body: Json | undefined): Promise<unknown> {
     try {

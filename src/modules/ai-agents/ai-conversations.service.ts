@@ -1,0 +1,270 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
+import { JobName } from 'src/core/queue/job-names';
+import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
+import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
+import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
+import { ConversationsService, type MessageResponse, MessagesService } from 'src/modules/inbox';
+import type { AiAgentEntity } from './ai-agent.entity';
+import { AiAgentsRepository } from './ai-agents.repository';
+import { AiConversationStatesService } from './ai-conversation-states.service';
+import { type AgentRun, type AgentSettings, AiResponder, type Turn } from './ai-responder.service';
+import type { AiReplyDto, AiReplyResponse, TranslateDto, TranslateResponse } from './dto/ai-agent.dto';
+import { LlmClient } from './llm/llm-client';
+
+export interface AiAgentReplyJobData extends JobPayload {
+  readonly conversationId: string;
+  readonly messageId: string;
+  /** Null: draft a suggested reply (no agent answers this conversation). */
+  readonly agentId: string | null;
+}
+
+/** What drafts a suggested reply when no agent answers: the catalogue, no handoff keywords. */
+const SUGGESTION_SETTINGS = {
+  id: null,
+  instructions: 'You help a human support agent: draft a short, friendly reply to the customer.',
+  useCatalog: true,
+  handoffKeywords: [],
+  model: null,
+  temperature: 0.3,
+} as const;
+
+/**
+ * The AI agent in conversations (SPEC §1 step 5, DESIGN §9, §14):
+ *
+ * - stage 410 (`reply` group): the active agent for the channel answers when no flow did. BUILTIN
+ *   answers inside the event's transaction (database only); an LLM agent's answer is a job after
+ *   commit. Replies are OUTBOUND messages with `senderType AI` sent through the inbox (channel
+ *   adapter, first-response stamp). No confident answer → handoff: `handoffMessage` once, the state
+ *   says HANDED_OFF (with its time: analytics counts it), the AI stays silent, assignment untouched.
+ * - stage 420: otherwise a suggested reply is drafted (`suggestedReply`), never sent by itself.
+ * - `ai-reply` and `translate` for human agents.
+ */
+@Injectable()
+export class AiConversationsService implements OnModuleInit {
+  private readonly logger = new Logger('AiAgent');
+
+  constructor(
+    private readonly pipeline: InboundPipeline,
+    private readonly tx: TransactionHost,
+    private readonly agents: AiAgentsRepository,
+    private readonly states: AiConversationStatesService,
+    private readonly responder: AiResponder,
+    private readonly llm: LlmClient,
+    private readonly conversations: ConversationsService,
+    private readonly messages: MessagesService,
+    @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.pipeline.register({
+      name: 'ai-agents.reply',
+      order: InboundStageOrder.AiAgent,
+      group: 'reply',
+      run: (context) => this.agentStage(context),
+    });
+    this.pipeline.register({
+      name: 'ai-agents.suggested-reply',
+      order: InboundStageOrder.SuggestedReply,
+      group: 'reply',
+      run: (context) => this.suggestionStage(context),
+    });
+  }
+
+  private async agentStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
+    if (!context.message.text?.trim()) return 'continue';
+    const agent = await this.agents.findActiveForChannel(context.channel.id);
+    if (!agent) return 'continue';
+    if ((await this.states.statusOf(context.conversation.id)) !== 'ACTIVE') return 'continue';
+    if (agent.provider === 'BUILTIN') {
+      const run = await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
+      await this.deliver(agent, context.conversation.id, run);
+      return 'handled';
+    }
+    await this.enqueue(context, agent.id);
+    return 'handled';
+  }
+
+  private async suggestionStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
+    if (!context.message.text?.trim()) return 'continue';
+    if (this.llm.configured) {
+      await this.enqueue(context, null);
+      return 'handled';
+    }
+    const run = await this.responder.respond(
+      { ...SUGGESTION_SETTINGS, provider: 'BUILTIN' },
+      await this.turns(context.conversation.id),
+    );
+    await this.suggest(context.conversation.id, run);
+    return 'handled';
+  }
+
+  private async enqueue(context: InboundStageContext, agentId: string | null): Promise<void> {
+    const data: AiAgentReplyJobData = {
+      workspaceId: context.workspaceId,
+      conversationId: context.conversation.id,
+      messageId: context.message.id,
+      agentId,
+    };
+    await this.tx.afterCommit(() =>
+      this.jobs.enqueue(JobName.AiAgentReply, data, {
+        jobId: `ai-reply:${context.message.id}`,
+        attempts: 2,
+        backoffMs: [5_000],
+      }),
+    );
+  }
+
+  /** The job: the LLM's answer (slow, outside any transaction), then delivered in one transaction. */
+  async runJob(data: AiAgentReplyJobData): Promise<'sent' | 'handed_off' | 'suggested' | 'skipped'> {
+    if (data.agentId === null) {
+      const run = await this.responder.respond(
+        { ...SUGGESTION_SETTINGS, provider: 'OPENAI_COMPATIBLE' },
+        await this.turns(data.conversationId),
+      );
+      await this.tx.run(() => this.suggest(data.conversationId, run));
+      return 'suggested';
+    }
+    const agent = await this.agents.findById(data.agentId);
+    if (!agent?.active || (await this.states.statusOf(data.conversationId)) !== 'ACTIVE') return 'skipped';
+    const run = await this.responder.respond(settingsOf(agent), await this.turns(data.conversationId));
+    return this.tx.run(async () => {
+      // A flow or a human may have taken over while the LLM was thinking.
+      if ((await this.states.statusOf(data.conversationId)) !== 'ACTIVE') return 'skipped';
+      await this.deliver(agent, data.conversationId, run);
+      return run.handoff ? 'handed_off' : 'sent';
+    });
+  }
+
+  /** Sends the answer (text, then images) as AI replies, or hands off (its message once). */
+  private async deliver(agent: AiAgentEntity, conversationId: string, run: AgentRun): Promise<void> {
+    const sender = { type: 'AI' as const, id: null };
+    if (run.handoff) {
+      await this.states.handOff(conversationId, agent.id, run.reason ?? 'no confident answer');
+      if (agent.handoffMessage?.trim()) {
+        await this.messages.sendReply(conversationId, { text: agent.handoffMessage.trim() }, sender);
+      }
+      return;
+    }
+    if (run.reason) this.logger.log({ conversationId, agentId: agent.id, reason: run.reason }, 'AI answer fallback');
+    if (run.text.trim()) await this.messages.sendReply(conversationId, { text: run.text }, sender);
+    for (const image of run.images) {
+      await this.messages.sendReply(conversationId, { imageUrl: image.url, text: image.caption }, sender);
+    }
+  }
+
+  private async suggest(conversationId: string, run: AgentRun): Promise<void> {
+    if (run.handoff || !run.text.trim()) return;
+    await this.conversations.setSuggestedReply(conversationId, {
+      text: run.text,
+      items: run.items,
+      createdAt: new Date().toISOString(),
+    });
+  }
+
+  /** The conversation's text messages as turns, oldest first (the inbox keeps the latest 100). */
+  private async turns(conversationId: string): Promise<Turn[]> {
+    const conversation = await this.conversations.getVisible(getTenantContext(), conversationId);
+    const detail = await this.conversations.detail(conversation);
+    return toTurns(detail.messages);
+  }
+
+  /** `POST /conversations/:id/ai-reply {send?}`: a draft from the workspace's agent for the channel (or built-in). */
+  async aiReply(ctx: TenantContext, conversationId: string, dto: AiReplyDto): Promise<AiReplyResponse> {
+    const conversation = await this.conversations.getVisible(ctx, conversationId);
+    const detail = await this.conversations.detail(conversation);
+    const agent = await this.agents.findActiveForChannel(conversation.channelId);
+    const settings: AgentSettings = agent
+      ? { ...settingsOf(agent), handoffKeywords: [] }
+      : { ...SUGGESTION_SETTINGS, provider: this.llm.configured ? 'OPENAI_COMPATIBLE' : 'BUILTIN' };
+    const run = await this.responder.respond(settings, toTurns(detail.messages));
+    if (!run.text.trim()) {
+      return { text: '', items: [], sent: false };
+    }
+    if (!dto.send) return { text: run.text, items: run.items, sent: false };
+    const message = await this.tx.run(async () => {
+      const sent = await this.messages.sendReply(conversation.id, { text: run.text }, { type: 'AI', id: null });
+      for (const image of run.images) {
+        await this.messages.sendReply(
+          conversation.id,
+          { imageUrl: image.url, text: image.caption },
+          { type: 'AI', id: null },
+        );
+      }
+      await this.conversations.setSuggestedReply(conversation.id, null);
+      return sent;
+    });
+    return { text: run.text, items: run.items, sent: true, messageId: message.id };
+  }
+
+  /** `POST /conversations/:id/translate`: through the LLM (503 `provider_not_configured` without one). */
+  async translate(ctx: TenantContext, conversationId: string, dto: TranslateDto): Promise<TranslateResponse> {
+    const conversation = await this.conversations.getVisible(ctx, conversationId);
+    let source = dto.text;
+    if (dto.messageId !== undefined) {
+      const detail = await this.conversations.detail(conversation);
+      const message = detail.messages.find((m) => m.id === dto.messageId);
+      if (!message) throw AppException.notFound('Message');
+      if (!message.text?.trim()) throw AppException.field('messageId', 'names a message without text');
+      source = message.text;
+    }
+    this.llm.requireConfigured();
+    const answer = await this.llm.chat(
+      [
+        {
+          role: 'system',
+          content:
+            `Translate the user's text into ${dto.targetLanguage}. Answer with JSON only: ` +
+            '{"sourceLanguage": "<ISO 639-1 code of the original>", "text": "<the translation>"}.',
+        },
+        { role: 'user', content: source ?? '' },
+      ],
+      { temperature: 0 },
+    );
+    const parsed = parseTranslation(answer);
+    return {
+      text: parsed.text,
+      ...(parsed.sourceLanguage ? { sourceLanguage: parsed.sourceLanguage } : {}),
+      targetLanguage: dto.targetLanguage,
+    };
+  }
+}
+
+function settingsOf(agent: AiAgentEntity): AgentSettings {
+  return {
+    id: agent.id,
+    provider: agent.provider,
+    instructions: agent.instructions,
+    useCatalog: agent.useCatalog,
+    handoffKeywords: agent.handoffKeywords,
+    model: agent.model,
+    temperature: agent.temperature,
+  };
+}
+
+export function toTurns(messages: readonly MessageResponse[]): Turn[] {
+  return messages
+    .filter((m) => m.text?.trim() && m.type !== 'IMAGE')
+    .map((m) => ({ role: m.direction === 'INBOUND' ? 'customer' : 'agent', text: m.text ?? '' }));
+}
+
+/** The model was asked for JSON; a model that answered with plain text still gives the translation. */
+function parseTranslation(answer: string): { text: string; sourceLanguage: string | null } {
+  const json = answer.match(/\{[\s\S]*\}/)?.[0];
+  if (json) {
+    try {
+      const value = JSON.parse(json) as { text?: unknown; sourceLanguage?: unknown };
+      if (typeof value.text === 'string') {
+        return {
+          text: value.text,
+          sourceLanguage:
+            typeof value.sourceLanguage === 'string' && value.sourceLanguage ? value.sourceLanguage : null,
+        };
+      }
+    } catch {
+      // not JSON after all: the answer is the translation
+    }
+  }
+  return { text: answer, sourceLanguage: null };
+}

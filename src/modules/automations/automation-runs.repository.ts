@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
+import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
+import { AutomationRunEntity } from './automation-run.entity';
+import type { RunActionResult, RunStatus } from './automation.types';
+
+export interface NewRun {
+  readonly automationId: string;
+  readonly trigger: string;
+  readonly conversationId: string | null;
+  readonly matched: boolean;
+  readonly status: RunStatus;
+  readonly actions: RunActionResult[];
+  readonly durationMs: number;
+}
+
+export interface RunFilters {
+  readonly automationId?: string;
+  readonly status?: RunStatus;
+  readonly from?: string;
+  readonly to?: string;
+}
+
+@Injectable()
+export class AutomationRunsRepository extends WorkspaceScopedRepository<AutomationRunEntity> {
+  constructor(tx: TransactionHost) {
+    super(tx, AutomationRunEntity, 'r', 'Automation run');
+  }
+
+  findPage(filters: RunFilters, query: CursorPaginationQuery): Promise<Page<AutomationRunEntity>> {
+    const qb = this.scopedQuery();
+    if (filters.automationId) qb.andWhere('r.automation_id = :automationId', { automationId: filters.automationId });
+    if (filters.status) qb.andWhere('r.status = :status', { status: filters.status });
+    if (filters.from) qb.andWhere('r.created_at >= :from', { from: filters.from });
+    if (filters.to) qb.andWhere('r.created_at < :to', { to: filters.to });
+    return findKeysetPage(qb, query, newestFirst<AutomationRunEntity>('r'));
+  }
+
+  /**
+   * All runs of one event in ONE statement: the rows are inserted, and the matched automations'
+   * `run_count` / `last_run_at` move in the same statement (a data-modifying CTE, set-based).
+   */
+  async record(runs: readonly NewRun[]): Promise<void> {
+    if (runs.length === 0) return;
+    const rows = runs.map((r) => ({
+      automation_id: r.automationId,
+      trigger: r.trigger,
+      conversation_id: r.conversationId,
+      matched: r.matched,
+      status: r.status,
+      actions: r.actions,
+      duration_ms: Math.max(0, Math.round(r.durationMs)),
+    }));
+    await this.query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(
+           automation_id uuid, trigger text, conversation_id uuid, matched boolean, status text,
+           actions jsonb, duration_ms integer)
+       ), inserted AS (
+         INSERT INTO automation_runs (workspace_id, automation_id, trigger, conversation_id, matched, status, actions, duration_ms)
+         SELECT $1, i.automation_id, i.trigger, i.conversation_id, i.matched, i.status, i.actions, i.duration_ms
+           FROM input i JOIN automations live ON live.workspace_id = $1 AND live.id = i.automation_id
+         RETURNING automation_id, matched, created_at
+       )
+       UPDATE automations a
+          SET run_count = a.run_count + c.n, last_run_at = c.at
+         FROM (SELECT automation_id, count(*)::int AS n, max(created_at) AS at FROM inserted WHERE matched GROUP BY automation_id) c
+        WHERE a.workspace_id = $1 AND a.id = c.automation_id`,
+      [JSON.stringify(rows)],
+    );
+  }
+}

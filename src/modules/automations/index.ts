@@ -1,0 +1,3 @@
+/** What other modules may use from automations: import from 'src/modules/automations', nothing deeper. */
+export { AutomationsModule } from './automations.module';
+export { AutomationsService } from './automations.service';
