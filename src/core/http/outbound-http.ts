@@ -151,7 +151,7 @@ export interface OutboundRequest {
   readonly timeoutMs?: number;
   /** Response body limit. */
   readonly maxBytes?: number;
-  /** Redirects followed by hand (0 = none); at most 5. */
+  /** Redirects followed by hand, at most 5; 0 = none (a 3xx is returned as the answer). */
   readonly maxRedirects?: number;
 }
 
@@ -246,6 +246,8 @@ export class OutboundHttp {
       const response = await this.once(url, method, headers, body, deadline, maxBytes, timeoutMs);
       const location = response.headers.location;
       if (!REDIRECTS.has(response.status) || typeof location !== 'string') return response;
+      // maxRedirects 0: the caller follows none and sees the 3xx itself.
+      if (maxRedirects === 0) return response;
       if (hop >= maxRedirects) throw new OutboundHttpError('redirects', `more than ${maxRedirects} redirects`);
       let next: URL;
       try {
