@@ -14,7 +14,7 @@ import { ConfigModule } from 'src/core/config/config.module';
 import { CoreModule } from 'src/core/core.module';
 import { DatabaseModule } from 'src/core/database/database.module';
 import { HealthModule } from 'src/core/health/health.module';
-import { redactedError, redactedRequest, redactedResponse } from 'src/core/http/log-redaction';
+import { redactUrl, redactedError, redactedRequest, redactedResponse } from 'src/core/http/log-redaction';
 import { MetricsModule } from 'src/core/metrics/metrics.module';
 import { requestIdOf } from 'src/core/http/request-id';
 import { QueueModule } from 'src/core/queue/queue.module';
@@ -72,8 +72,9 @@ export class AppModule {
       serializers: { req: redactedRequest, res: redactedResponse, err: redactedError },
       // "GET /conversations 200 in 12ms" instead of "request completed".
       customSuccessMessage: (req, res, responseTime) =>
-        `${req.method} ${req.url} ${res.statusCode} in ${Math.round(responseTime)}ms`,
-      customErrorMessage: (req, res, error) => `${req.method} ${req.url} ${res.statusCode}: ${error.message}`,
+        `${req.method} ${redactUrl(req.url)} ${res.statusCode} in ${Math.round(responseTime)}ms`,
+      customErrorMessage: (req, res, error) =>
+        `${req.method} ${redactUrl(req.url)} ${res.statusCode}: ${error.message}`,
       // Pretty lines in a terminal or with LOG_FORMAT=pretty (not with a capture stream).
       ...(config.logFormat === 'pretty' && !options.logStream
         ? {
