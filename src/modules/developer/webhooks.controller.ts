@@ -9,6 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { AnyMember, RequirePermission } from 'src/core/auth/decorators/auth.decorators';
 import { CurrentCtx } from 'src/core/auth/decorators/current-ctx.decorator';
+import { ApiPageResponse } from 'src/core/http/openapi.decorators';
 import { CursorPaginationQuery, type Page } from 'src/core/http/pagination';
 import { IdParam } from 'src/core/http/uuid-param.dto';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -39,7 +40,7 @@ export class WebhooksController {
   @Get('webhooks')
   @RequirePermission('developer.manage')
   @ApiOperation({ summary: 'List webhooks (keyset paged, newest first)' })
-  @ApiOkResponse({ description: '{data: WebhookResponse[], nextCursor}' })
+  @ApiPageResponse(WebhookResponse, 'Newest first')
   list(@CurrentCtx() ctx: TenantContext, @Query() query: CursorPaginationQuery): Promise<Page<WebhookResponse>> {
     return this.webhooks.list(ctx, query);
   }
@@ -85,7 +86,7 @@ export class WebhooksController {
   @Get('webhooks/:id/deliveries')
   @RequirePermission('developer.manage')
   @ApiOperation({ summary: 'Delivery attempts of a webhook (keyset paged; filters status, eventType)' })
-  @ApiOkResponse({ description: '{data: WebhookDeliveryResponse[], nextCursor}' })
+  @ApiPageResponse(WebhookDeliveryResponse, 'Newest first')
   deliveries(
     @CurrentCtx() ctx: TenantContext,
     @Param() { id }: IdParam,

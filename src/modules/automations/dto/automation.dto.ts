@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsArray,
@@ -161,11 +161,23 @@ export class AutomationRunPageResponse {
   @ApiProperty({ nullable: true, type: String }) readonly nextCursor: string | null;
 }
 
+/** A condition's value or the sample's actual value: any JSON value (or null). */
+const JSON_VALUE: ApiPropertyOptions = {
+  description: 'Any JSON value, or null',
+  oneOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'array', items: {} },
+    { type: 'object', nullable: true },
+  ],
+};
+
 export class ConditionOutcomeResponse {
   @ApiProperty() readonly field: string;
   @ApiProperty() readonly operator: string;
-  @ApiProperty({ nullable: true }) readonly value: unknown;
-  @ApiProperty({ nullable: true }) readonly actual: unknown;
+  @ApiProperty(JSON_VALUE) readonly value: unknown;
+  @ApiProperty(JSON_VALUE) readonly actual: unknown;
   @ApiProperty() readonly passed: boolean;
 }
 
