@@ -26,7 +26,13 @@ import type { BenchContext, BenchModule, BenchRow } from './lib/types';
  * child process, its output passed through to stderr, one row saying whether it completed. Convert
  * it to a module (rows with targets) to get its figures into the table.
  */
-function script(name: string, file: string, needs?: 'databaseUrl'): BenchModule {
+function script(
+  name: string,
+  file: string,
+  needs: 'databaseUrl' | undefined,
+  /** The script's own size knobs for `--short` (a few seconds, as every table module does). */
+  shortEnv: Record<string, string>,
+): BenchModule {
   return {
     name,
     run: (ctx) =>
@@ -38,7 +44,7 @@ function script(name: string, file: string, needs?: 'databaseUrl'): BenchModule 
         }
         const child = spawn(process.execPath, [join(__dirname, file)], {
           stdio: ['ignore', process.stderr, 'inherit'],
-          env: process.env,
+          env: ctx.short ? { ...process.env, ...shortEnv } : process.env,
         });
         child.once('exit', (code) =>
           resolve([
@@ -61,10 +67,10 @@ const MODULES: BenchModule[] = [
   inbox,
   lists,
   catalogue,
-  script('analytics', 'analytics.js', 'databaseUrl'),
-  script('automations', 'automations.js'),
-  script('ai-agent', 'ai-agent.js'),
-  script('webhooks', 'webhooks.js'),
+  script('analytics', 'analytics.js', 'databaseUrl', { BENCH_CONVERSATIONS: '300', BENCH_REQUESTS: '5' }),
+  script('automations', 'automations.js', undefined, { AUTOMATIONS_MESSAGES: '60', AUTOMATIONS_SENDERS: '20' }),
+  script('ai-agent', 'ai-agent.js', undefined, { BENCH_SHORT: '1' }),
+  script('webhooks', 'webhooks.js', undefined, { WEBHOOK_BENCH_MESSAGES: '60', WEBHOOK_BENCH_SENDERS: '20' }),
 ];
 
 async function main(): Promise<void> {
