@@ -69,7 +69,7 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
     return row!.id;
   }
 
-  it('runs registered stages in their order around the published events; the reply group stops at the first handler', async () => {
+  it('runs registered stages in their order, listeners hear the events after commit; the reply group stops at the first handler', async () => {
     const { admin, channel } = await setup();
     const log: string[] = [];
     const pipeline = t.app.get(InboundPipeline);
@@ -108,29 +108,34 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
         200,
       );
       await eventReaches(t, admin, channel.id, first.body.eventId);
+      // Listeners hear the events once the event's transaction has committed (DESIGN §15: the outbox).
+      const heard = (name: string) => eventually(async () => expect(log).toContain(`event:${name}`));
+      await heard('message.received');
       expect(log.splice(0)).toEqual([
         'sla+new',
-        'event:conversation.created',
-        'event:message.received',
         'ticket+new',
         'automations+new',
         'webhooks+new',
         'flow+new',
+        'event:conversation.created',
+        'event:message.received',
       ]);
       const second = await postCustom(t, channel, { senderId: 'p-1', text: 'hello' }).expect(200);
       await eventReaches(t, admin, channel.id, second.body.eventId);
+      await heard('message.received');
       expect(log.splice(0)).toEqual([
         'sla',
-        'event:message.received',
         'ticket',
         'automations',
         'webhooks',
         'flow',
         'ai',
+        'event:message.received',
       ]);
       const third = await postCustom(t, channel, { senderId: 'p-1', text: 'no-ai here' }).expect(200);
       await eventReaches(t, admin, channel.id, third.body.eventId);
-      expect(log.splice(0).slice(-3)).toEqual(['flow', 'ai', 'suggestion']);
+      await heard('message.received');
+      expect(log.splice(0).slice(-4)).toEqual(['flow', 'ai', 'suggestion', 'event:message.received']);
       // A redelivery runs nothing.
       const again = await postCustom(t, channel, { senderId: 'p-1', text: 'keyword please', messageId: 'k-1' }).expect(
         200,

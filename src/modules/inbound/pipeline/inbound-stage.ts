@@ -3,7 +3,9 @@ import type { ConversationResponse, MessageResponse } from 'src/modules/inbox';
 
 /**
  * Where other modules plug into the inbound pipeline, in SPEC §1's order. The processor publishes
- * `conversation.created` / `message.received` between the stages below 100 and those from 100 on.
+ * `conversation.created` / `message.received` between the stages below 100 and those from 100 on:
+ * their outbox rows (developer webhooks) are written there, in the event's transaction, and
+ * in-process listeners hear them once that transaction has committed, after every stage.
  *
  * - below 100: the conversation is being set up, before anyone hears of it (`Sla` 50 is kept as that
  *   slot's name; the SLA module itself applies due times on the inbox's "conversation opened" hook,
@@ -22,7 +24,7 @@ export const InboundStageOrder = {
   SuggestedReply: 420,
 } as const;
 
-/** Stages at or after this order run once the events are published. */
+/** Stages at or after this order run once the events are published (written to the outbox). */
 export const PUBLISH_BEFORE_ORDER = 100;
 
 /** What a stage sees: the stored message and its conversation and contact. */
