@@ -56,9 +56,9 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
   async relay(limit: number): Promise<{ relayed: number; deliveryIds: string[] }> {
     const rows = await this.query<{ relayed: string | number; ids: string[] | null }[]>(
       `WITH ev AS (
-         SELECT id, type FROM event_outbox
-          WHERE workspace_id = $1 AND relayed_at IS NULL
-          ORDER BY created_at
+         SELECT e.id, e.type FROM event_outbox e
+          WHERE e.workspace_id = $1 AND e.relayed_at IS NULL
+          ORDER BY e.created_at
           LIMIT $2
           FOR UPDATE SKIP LOCKED),
        mark AS (
