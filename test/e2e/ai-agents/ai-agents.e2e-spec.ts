@@ -191,10 +191,13 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
       const sent = mock
         .received('/custom/ai-answers')
         .map((r) => r.json as { recipientId: string; message: { type: string; text?: string; url?: string } });
-      expect(sent.map((s) => s.message.type)).toEqual(['TEXT', 'IMAGE']);
-      expect(sent[0]!.recipientId).toBe('cust-ai-1');
-      expect(sent[0]!.message.text).toContain('1,299.50 USD');
-      expect(sent[1]!.message.url).toBe('https://img.example.com/kettle.jpg');
+      // Stored in order (above); each is its own outbound job, so with several BullMQ workers the
+      // platform may receive them in either order.
+      expect(sent.map((s) => s.message.type).sort()).toEqual(['IMAGE', 'TEXT']);
+      const text = sent.find((s) => s.message.type === 'TEXT')!;
+      expect(text.recipientId).toBe('cust-ai-1');
+      expect(text.message.text).toContain('1,299.50 USD');
+      expect(sent.find((s) => s.message.type === 'IMAGE')!.message.url).toBe('https://img.example.com/kettle.jpg');
     });
     const conversation = (await t.http.get(`/conversations/${conversationId}`).set(admin.headers).expect(200)).body;
     expect(conversation.firstResponseAt).not.toBeNull();
