@@ -34,19 +34,25 @@ export interface AgentSearchRow {
   readonly hits: AgentSearchHit[];
 }
 
-/** Word similarity (pg_trgm) a question word needs with an item's text to make the item a candidate. */
-const CANDIDATE_WORD_SIMILARITY = '0.5';
-/** Candidates per question word (the most similar first). */
-const CANDIDATES_PER_TERM = 60;
+/** Trigram word similarity (pg_trgm) a misspelt word needs to find items on its own: "correr" does not find the "cover". */
+const TYPO_WORD_SIMILARITY = 0.5;
 
 /**
- * The built-in AI agent's catalogue search (DESIGN §9), on the database: the search columns of
- * migration 1763913000000 (lower-case, unaccented name / SKU / category / keywords), a GIN trigram
- * index to find candidates for each word of the question even when misspelt (`<%`, word
- * similarity), then, per candidate and word, the best match in each field: the word or one of its
- * forms exactly (1.0), or within a small Levenshtein distance (`fuzzystrmatch`) of a word of the same
- * length and first letter (0.8) — so "kettel" finds "kettle" but "kettlebell" does not. SKUs match
- * exactly after dropping everything but letters and digits. On-sale items of the caller's workspace only.
+ * The built-in AI agent's catalogue search (DESIGN §9), on the database, in one statement driven by
+ * indexes (migration 1764001000000):
+ *
+ * 1. Each question word stands for its forms (exact, score 1.0) and for the workspace's vocabulary
+ *    words within a small Levenshtein distance (`fuzzystrmatch`) of the same first letter and length
+ *    ± 1 (0.8) — so "kettel" matches "kettle" but "kettlebell" does not. The vocabulary index (first
+ *    letter, length) keeps that to a few words.
+ * 2. Those words, tagged by field (`n:` name, `k:` keywords, `c:` category), find the items through
+ *    the GIN index on `agent_words` (lower-case, unaccented words of name / category / keywords). A
+ *    misspelling finds items only when it is also trigram-similar (`pg_trgm` word similarity ≥ 0.5:
+ *    "kettel" → "kettle", not "correr" → "cover"); a looser one ("speeker") still counts for items
+ *    another word of the question found ("bluetooth speeker").
+ * 3. Per item and question word, the best match in each field; SKUs match exactly after dropping
+ *    everything but letters and digits. The best `limit` items by total score, on-sale items of the
+ *    caller's workspace only.
  */
 @Injectable()
 export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<CatalogItemEntity> {
@@ -54,85 +60,50 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
     super(tx, CatalogItemEntity, 'ci', 'Catalogue item');
   }
 
-  search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit: number): Promise<AgentSearchRow[]> {
-    if (terms.length === 0 && skus.length === 0) return Promise.resolve([]);
-    return this.transaction(async () => {
-      // For this statement only: the trigram threshold; no JIT (the row estimates of
-      // jsonb_to_recordset / regexp_split_to_table are large, and compiling cost seconds for a
-      // query that runs in milliseconds); the trigram index rather than a scan of the workspace
-      // (word_similarity on the index's matches only). The settings are put back afterwards.
-      // ($1 is always the caller's workspace.)
-      const [previous] = await this.queryRows<{ seqscan: string; jit: string | null }>(
-        `SELECT $1::uuid AS workspace, current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit,
-                set_config('pg_trgm.word_similarity_threshold', $2, true),
-                set_config('enable_seqscan', 'off', true)`,
-        [CANDIDATE_WORD_SIMILARITY],
-      );
-      if (previous?.jit !== null && previous?.jit !== undefined) {
-        await this.query(`SELECT $1::uuid AS workspace, set_config('jit', 'off', true)`);
-      }
-      const rows = await this.queryRows<AgentSearchRow>(
-        `WITH terms AS (
-           SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
-         ),
-         cand AS (
-           SELECT c.id FROM terms CROSS JOIN LATERAL (
-             SELECT m.id FROM (
-               -- only the trigram index can answer this (the fence keeps the workspace's b-trees out)
-               SELECT i.id, i.workspace_id, i.status, i.agent_search FROM catalog_items i
-               WHERE i.agent_search %> terms.t OFFSET 0
-             ) m
-             WHERE m.workspace_id = $1 AND m.status = 'ON_SALE'
-             ORDER BY word_similarity(terms.t, m.agent_search) DESC
-             LIMIT ${CANDIDATES_PER_TERM}
-           ) c
-           UNION
-           SELECT i.id FROM catalog_items i
-           WHERE i.workspace_id = $1 AND i.status = 'ON_SALE' AND i.agent_sku <> '' AND i.agent_sku = ANY($3::text[])
-         ),
-         words AS (
-           SELECT DISTINCT i.id, f.field, w.word
-           FROM cand JOIN catalog_items i ON i.workspace_id = $1 AND i.id = cand.id
-           CROSS JOIN LATERAL (VALUES ('name', i.agent_name), ('keywords', i.agent_keywords), ('category', i.agent_category)) AS f(field, txt)
-           CROSS JOIN LATERAL regexp_split_to_table(f.txt, '[^a-z0-9]+') AS w(word)
-           WHERE w.word <> ''
-         ),
-         hits AS (
-           SELECT words.id, terms.ord, words.field,
-             max(CASE
-               WHEN words.word = ANY(terms.v) THEN 1.0
-               WHEN length(terms.t) >= 4 AND left(words.word, 1) = left(terms.t, 1)
-                 AND abs(length(words.word) - length(terms.t)) <= 1
-                 AND levenshtein(words.word, terms.t) <= CASE WHEN length(terms.t) >= 6 THEN 2 ELSE 1 END THEN 0.8
-               ELSE 0 END) AS score
-           FROM words CROSS JOIN terms
-           GROUP BY words.id, terms.ord, words.field
-         ),
-         sku_hits AS (
-           SELECT i.id, -1 AS ord, 'sku' AS field, 1.0 AS score
-           FROM cand JOIN catalog_items i ON i.workspace_id = $1 AND i.id = cand.id
-           WHERE i.agent_sku <> '' AND i.agent_sku = ANY($3::text[])
-         ),
-         all_hits AS (
-           SELECT id, ord, field, score FROM hits WHERE score > 0
-           UNION ALL SELECT id, ord, field, score FROM sku_hits
-         ),
-         ranked AS (
-           SELECT id, jsonb_agg(jsonb_build_object('ord', ord, 'field', field, 'score', score)) AS hits, sum(score) AS total
-           FROM all_hits GROUP BY id
-           ORDER BY total DESC, id
-           LIMIT $4
-         )
-         SELECT i.id, i.name, i.price, i.currency, i.description, i.sku, i.category, i.stock, i.images, ranked.hits
-         FROM ranked JOIN catalog_items i ON i.workspace_id = $1 AND i.id = ranked.id
-         ORDER BY ranked.total DESC, i.id`,
-        [JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
-      );
-      await this.query(
-        `SELECT $1::uuid AS workspace, set_config('enable_seqscan', $2, true)${previous?.jit ? `, set_config('jit', $3, true)` : ''}`,
-        previous?.jit ? [previous.seqscan, previous.jit] : [previous?.seqscan ?? 'on'],
-      );
-      return rows.map((r) => ({ ...r, hits: r.hits.map((h) => ({ ...h, score: Number(h.score) })) }));
-    });
+  async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit: number): Promise<AgentSearchRow[]> {
+    if (terms.length === 0 && skus.length === 0) return [];
+    const rows = await this.queryRows<AgentSearchRow>(
+      `WITH terms AS (
+         SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
+       ),
+       term_words AS (
+         SELECT terms.ord, f.word, 1.0 AS score, true AS finds FROM terms CROSS JOIN LATERAL unnest(terms.v) AS f(word)
+         UNION ALL
+         SELECT terms.ord, v.word, 0.8, word_similarity(terms.t, v.word) >= ${TYPO_WORD_SIMILARITY}
+         FROM terms JOIN catalog_agent_vocabulary v
+           ON v.workspace_id = $1 AND left(v.word, 1) = left(terms.t, 1)
+          AND length(v.word) BETWEEN length(terms.t) - 1 AND length(terms.t) + 1
+          AND levenshtein(v.word, terms.t) <= CASE WHEN length(terms.t) >= 6 THEN 2 ELSE 1 END
+         WHERE length(terms.t) >= 4
+       ),
+       tokens AS (
+         SELECT f.tag || tw.word AS token, tw.ord, f.field, max(tw.score) AS score, bool_or(tw.finds) AS finds
+         FROM term_words tw CROSS JOIN (VALUES ('n:', 'name'), ('k:', 'keywords'), ('c:', 'category')) AS f(tag, field)
+         GROUP BY 1, 2, 3
+       ),
+       cand AS (
+         SELECT i.id, i.agent_words FROM catalog_items i
+         WHERE i.agent_words && ARRAY(SELECT token FROM tokens WHERE finds) AND i.status = 'ON_SALE' AND i.workspace_id = $1
+       ),
+       all_hits AS (
+         SELECT cand.id, tokens.ord, tokens.field, max(tokens.score) AS score
+         FROM cand CROSS JOIN LATERAL unnest(cand.agent_words) AS w(token) JOIN tokens ON tokens.token = w.token
+         GROUP BY cand.id, tokens.ord, tokens.field
+         UNION ALL
+         SELECT i.id, -1, 'sku', 1.0 FROM catalog_items i
+         WHERE i.workspace_id = $1 AND i.status = 'ON_SALE' AND i.agent_sku <> '' AND i.agent_sku = ANY($3::text[])
+       ),
+       ranked AS (
+         SELECT id, jsonb_agg(jsonb_build_object('ord', ord, 'field', field, 'score', score)) AS hits, sum(score) AS total
+         FROM all_hits GROUP BY id
+         ORDER BY total DESC, id
+         LIMIT $4
+       )
+       SELECT i.id, i.name, i.price, i.currency, i.description, i.sku, i.category, i.stock, i.images, ranked.hits
+       FROM ranked JOIN catalog_items i ON i.workspace_id = $1 AND i.id = ranked.id
+       ORDER BY ranked.total DESC, i.id`,
+      [JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
+    );
+    return rows.map((r) => ({ ...r, hits: r.hits.map((h) => ({ ...h, score: Number(h.score) })) }));
   }
 }

@@ -7,8 +7,9 @@ import {
 
 /**
  * The catalogue as the AI agent searches it (DESIGN §9): candidates and their per-word matches,
- * computed by the database (trigram similarity, unaccent, Levenshtein). Deciding what the customer
- * meant is the agent's job; this only says what matches what. Joins the caller's transaction.
+ * computed by the database in one statement (an unaccented word index, Levenshtein against the
+ * workspace's vocabulary, trigram similarity). Deciding what the customer meant is the agent's job;
+ * this only says what matches what. Joins the caller's transaction.
  */
 @Injectable()
 export class CatalogAgentSearch {
