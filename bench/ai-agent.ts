@@ -1,54 +1,39 @@
 /**
- * AI agent benchmark (issue 13): the built-in agent's answer latency (p50 / p95) over a
- * 10,000-item catalogue — the catalogue search on the database (trigram candidates, unaccent,
- * Levenshtein) plus choosing the items and writing the answer. Goal: p95 < 50 ms.
+ * AI agent bench (issue 13, DESIGN §13): the built-in agent's answer latency over a 10,000-item
+ * catalogue, on the embedded engine and (with DATABASE_URL) PostgreSQL. Goal: p95 < 50 ms.
  *
- *   npm run build && node dist/bench/ai-agent.js
- *   BENCH_SHORT=1 node dist/bench/ai-agent.js          # 2,000 items, fewer questions (development)
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/ai-agent.js
+ * Catalogue, seeded set-based (one `INSERT … SELECT generate_series`, then ANALYZE): 10,000 on-sale
+ * items named "<brand> <adjective> <noun> <model>" (20 brands × 20 adjectives × 30 nouns, so a brand
+ * or a noun is shared by hundreds of items), 8 categories, colour keywords, SKUs, descriptions, a photo;
+ * plus 5 % off-sale items. `--short`: 1,000 items, fewer questions.
  *
- * The service runs in this process (embedded PGlite in a temporary DATA_DIR, or a database it
- * creates and drops on DATABASE_URL's server). The catalogue is loaded through the feed API; the
- * questions go through `POST /ai-agents/:id/playground` and the figure is the `latencyMs` it reports
- * (the agent's own time, without HTTP), plus the round trip for reference.
+ * Questions (one at a time, as the playground asks them): brand + noun, the full name, brand + a
+ * misspelt noun, the SKU in lower case, a photo request, and an unknown product. Each answer is
+ * checked (the items named must be the products asked about; the unknown product hands off), so a
+ * fast wrong answer does not pass. Figures: the agent's own time (`latencyMs` of
+ * `POST /ai-agents/:id/playground`, without HTTP) and the client's round trip, p50 / p95; baseline:
+ * a bare `SELECT 1` round trip to the same database from the bench, measured in the same run.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../src/core/config/app-config';
-import { createApp } from '../src/create-app';
+import type { Client } from 'pg';
+import { sequential } from './lib/load';
+import {
+  type Json,
+  type Service,
+  adminSession,
+  call,
+  commonEnv,
+  serviceDb,
+  startService,
+  stop,
+  withDataDir,
+  withDatabase,
+} from './lib/service';
+import { type BenchContext, type BenchRow, atLeast, below, round } from './lib/types';
 
-const SHORT = process.env.BENCH_SHORT === '1';
-const ITEMS = SHORT ? 2_000 : 10_000;
-const QUESTIONS = SHORT ? 60 : 300;
-const WARM_UP = 10;
+export const name = 'ai-agent';
 
-const BRANDS = [
-  'Aurora',
-  'Nimbus',
-  'Orbit',
-  'Pulse',
-  'Boom',
-  'Zenith',
-  'Atlas',
-  'Nova',
-  'Vega',
-  'Lumen',
-  'Terra',
-  'Polar',
-  'Echo',
-  'Summit',
-  'Harbor',
-  'Willow',
-  'Cedar',
-  'Falcon',
-  'Quartz',
-  'Ember',
-];
+const BRANDS = ['Aurora', 'Nimbus', 'Orbit', 'Pulse', 'Boom', 'Zenith', 'Atlas', 'Nova', 'Vega', 'Lumen'];
+const BRANDS_2 = ['Terra', 'Polar', 'Echo', 'Summit', 'Harbor', 'Willow', 'Cedar', 'Falcon', 'Quartz', 'Ember'];
 const ADJECTIVES = [
   'Electric',
   'Wireless',
@@ -103,155 +88,221 @@ const NOUNS = [
   'Grinder',
   'Mixer',
 ];
+const COLOURS = ['red', 'blue', 'green', 'black', 'white', 'grey', 'pink', 'orange'];
 const CATEGORIES = ['Kitchen', 'Electronics', 'Home', 'Fashion', 'Sports', 'Toys', 'Coffee', 'Beauty'];
+const WARM_UP = 10;
 
-function pick<T>(list: readonly T[], n: number): T {
-  return list[n % list.length] as T;
+interface Item {
+  readonly id: string;
+  readonly name: string;
+  readonly sku: string;
+  readonly images: string[];
 }
 
-function product(i: number): Record<string, unknown> {
-  const name = `${pick(BRANDS, i)} ${pick(ADJECTIVES, Math.floor(i / 20))} ${pick(NOUNS, Math.floor(i / 400) + i)} ${100 + (i % 900)}`;
-  return {
-    id: `bench-${i}`,
-    name,
-    price: 10 + (i % 500) + (i % 3 === 0 ? 0.5 : 0),
-    currency: 'USD',
-    sku: `SKU-${i}`,
-    category: pick(CATEGORIES, i),
-    stock: i % 7 === 0 ? 0 : i % 5 === 0 ? undefined : i % 40,
-    description: `${name}: a bench product.`,
-    images: [`https://img.example.com/${i}.jpg`],
-  };
+interface Question {
+  readonly kind: 'brand+noun' | 'full name' | 'typo' | 'sku' | 'photo' | 'unknown';
+  readonly message: string;
+  /** Whether an answer is right. */
+  readonly check: (answer: Json) => boolean;
 }
 
+const sqlArray = (values: readonly string[]): string => `ARRAY[${values.map((v) => `'${v}'`).join(',')}]`;
+
+/** One statement: `count` items in the workspace (every 20th off sale), then ANALYZE. */
+async function seed(db: Client, workspaceId: string, count: number): Promise<void> {
+  await db.query(
+    `INSERT INTO catalog_items (workspace_id, external_id, name, price, currency, description, sku, category, stock,
+                                images, keywords, status, off_sale_reason, source)
+     SELECT '${workspaceId}', 'bench-' || i, p.name, to_jsonb(10 + i % 500 + CASE WHEN i % 3 = 0 THEN 0.5 ELSE 0 END), 'USD',
+            p.name || ': a bench product with a description of its own.', 'SKU-' || i,
+            (${sqlArray(CATEGORIES)})[1 + i % ${CATEGORIES.length}],
+            CASE WHEN i % 7 = 0 THEN 0 WHEN i % 5 = 0 THEN NULL ELSE i % 40 END,
+            ARRAY['https://img.example.com/' || i || '.jpg'],
+            ARRAY[(${sqlArray(COLOURS)})[1 + (i / 3) % ${COLOURS.length}], 'gift'],
+            CASE WHEN i % 20 = 19 THEN 'OFF_SALE' ELSE 'ON_SALE' END,
+            CASE WHEN i % 20 = 19 THEN 'MANUAL' END, 'FEED'
+       FROM generate_series(0, ${count - 1}) AS i
+       CROSS JOIN LATERAL (
+         SELECT (${sqlArray([...BRANDS, ...BRANDS_2])})[1 + i % 20] || ' ' ||
+                (${sqlArray(ADJECTIVES)})[1 + (i / 20) % ${ADJECTIVES.length}] || ' ' ||
+                (${sqlArray(NOUNS)})[1 + (i / 400 + i) % ${NOUNS.length}] || ' ' || (100 + i % 900) AS name
+       ) p`,
+  );
+  await db.query('ANALYZE catalog_items');
+  await db.query('ANALYZE catalog_agent_vocabulary');
+}
+
+/** Two adjacent letters swapped after the second ("toaster" → "toastre"); short words stay. */
 function typo(word: string): string {
-  if (word.length < 5) return word;
-  const i = 2 + (word.length % (word.length - 3));
-  return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+  if (word.length < 6) return word;
+  const i = word.length - 2;
+  const swapped = word.slice(0, i) + word[i + 1] + word[i];
+  return swapped === word ? word : swapped;
 }
 
-function question(n: number): string {
-  const p = product((n * 7919) % ITEMS);
-  const [brand, , noun] = String(p.name).split(' ');
-  switch (n % 6) {
-    case 0:
-      return `how much is the ${brand} ${noun}?`;
-    case 1:
-      return `is the ${String(p.name).toLowerCase()} in stock?`;
-    case 2:
-      return `price of the ${brand} ${typo(String(noun).toLowerCase())} please`;
-    case 3:
-      return `${String(p.sku).toLowerCase()} price`;
-    case 4:
-      return `can I see a photo of the ${brand} ${noun}`;
-    default:
-      return 'do you sell garden hoses?';
-  }
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
-async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sis-bench-ai-'));
-  let databaseUrl: string | undefined;
-  let dropDatabase: (() => Promise<void>) | null = null;
-  if (process.env.DATABASE_URL) {
-    const name = `bench_ai_${randomBytes(4).toString('hex')}`;
-    const admin = new Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(24).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SIGNUP_RATE_LIMIT: '1000',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  });
-  const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  const call = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
+function questions(items: readonly Item[], count: number): Question[] {
+  const out: Question[] = [];
+  const words = (item: Item): string[] => item.name.toLowerCase().split(' ');
+  /** Every item answered has the brand and the noun asked about. */
+  const brandNoun = (brand: string, noun: string) => (answer: Json) => {
+    const ids = answer.items as string[];
+    const names = ids.map((id) => byId.get(id)?.name.toLowerCase().split(' ') ?? []);
+    return !answer.handoff && ids.length > 0 && names.every((n) => n[0] === brand && n[2] === noun);
   };
-  try {
-    const signup = await call(
-      'POST',
-      '/auth/signup',
-      {
-        workspaceName: 'Bench shop',
-        name: 'Owner',
-        email: `bench-${randomBytes(4).toString('hex')}@example.com`,
-        password: 'password-123',
-      },
-      {},
-    );
-    const workspaceId = (signup.workspaces as { id: string }[])[0]!.id;
-    const user = { authorization: `Bearer ${String(signup.accessToken)}`, 'x-workspace-id': workspaceId };
-    const token = await call('POST', '/developer/tokens', { name: 'bench', scopes: ['catalog:write'] }, user);
-    const feed = { authorization: `Bearer ${String(token.token)}` };
-    const loadStart = performance.now();
-    for (let from = 0; from < ITEMS; from += 500) {
-      const items = Array.from({ length: Math.min(500, ITEMS - from) }, (_, k) => product(from + k));
-      await call('PUT', '/catalog/feed/items', { items }, feed);
+  const byId = new Map(items.map((i) => [i.id, i]));
+  for (let n = 0; n < count; n++) {
+    const item = items[(n * 7919) % items.length]!;
+    const [brand, , noun] = words(item) as [string, string, string, string];
+    switch (n % 6) {
+      case 0:
+        out.push({ kind: 'brand+noun', message: `how much is the ${brand} ${noun}?`, check: brandNoun(brand, noun) });
+        break;
+      case 1:
+        out.push({
+          kind: 'full name',
+          message: `is the ${item.name.toLowerCase()} in stock?`,
+          check: (a) => !a.handoff && (a.items as string[])[0] === item.id,
+        });
+        break;
+      case 2:
+        out.push({
+          kind: 'typo',
+          message: `price of the ${brand} ${typo(noun)} please`,
+          check: brandNoun(brand, noun),
+        });
+        break;
+      case 3:
+        out.push({
+          kind: 'sku',
+          message: `${item.sku.toLowerCase()} price`,
+          check: (a) => !a.handoff && (a.items as string[])[0] === item.id,
+        });
+        break;
+      case 4:
+        out.push({
+          kind: 'photo',
+          message: `can I see a photo of the ${brand} ${noun}`,
+          check: (a) => brandNoun(brand, noun)(a) && Array.isArray(a.images) && a.images.length > 0,
+        });
+        break;
+      default:
+        out.push({ kind: 'unknown', message: 'do you sell garden hoses?', check: (a) => a.handoff === true });
     }
-    process.stdout.write(`catalogue: ${ITEMS} items loaded in ${Math.round(performance.now() - loadStart)} ms\n`);
-    // What autovacuum does after a bulk load: the planner then knows the trigram index pays off.
-    await app.get(DataSource).query('ANALYZE catalog_items');
-    const agent = await call('POST', '/ai-agents', { name: 'Bench agent', provider: 'BUILTIN' }, user);
-    const agentId = String(agent.id);
+  }
+  return out;
+}
 
-    const latencies: number[] = [];
-    const roundTrips: number[] = [];
+async function selectBaseline(db: Client, n: number): Promise<number> {
+  return (await sequential(n, async () => void (await db.query('SELECT 1')))).p95;
+}
+
+async function measureEngine(ctx: BenchContext, engine: string, service: Service): Promise<BenchRow[]> {
+  const { base } = service;
+  const size = ctx.short ? 1_000 : 10_000;
+  const asked = ctx.short ? 60 : 300;
+  const admin = await adminSession(base);
+  const db = await serviceDb(service);
+  try {
+    ctx.log(`ai-agent: seeding ${size} catalogue items (${engine})`);
+    const seedStart = performance.now();
+    await seed(db, admin.workspaceId, size);
+    const seedMs = Math.round(performance.now() - seedStart);
+    const items = (
+      await db.query(
+        `SELECT id::text, name, sku, images FROM catalog_items WHERE workspace_id = '${admin.workspaceId}' AND status = 'ON_SALE' ORDER BY external_id`,
+      )
+    ).rows as Item[];
+    const agent = await call(base, 'POST', '/ai-agents', admin.headers, { name: 'Bench agent', provider: 'BUILTIN' });
+    const path = `/ai-agents/${String(agent.id)}/playground`;
+    const list = questions(items, asked + WARM_UP);
+
+    const baselineP95 = await selectBaseline(db, asked);
+    const agentTimes: number[] = [];
+    const wrong: string[] = [];
     let handoffs = 0;
-    for (let n = 0; n < QUESTIONS + WARM_UP; n++) {
-      const started = performance.now();
-      const answer = await call('POST', `/ai-agents/${agentId}/playground`, { message: question(n) }, user);
-      const roundTrip = performance.now() - started;
-      if (n < WARM_UP) continue;
-      latencies.push(Number(answer.latencyMs));
-      roundTrips.push(roundTrip);
-      if (answer.handoff) handoffs++;
-    }
-    const engine = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
-    process.stdout.write(
-      `built-in answer (${engine}, ${ITEMS} items, ${QUESTIONS} questions): ` +
-        `p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p95 ${quantile(latencies, 0.95).toFixed(1)} ms ` +
-        `(goal p95 < 50 ms); HTTP round trip p50 ${quantile(roundTrips, 0.5).toFixed(1)} ms, ` +
-        `p95 ${quantile(roundTrips, 0.95).toFixed(1)} ms; handoffs ${handoffs}\n`,
+    let n = 0;
+    const roundTrip = await sequential(
+      asked,
+      async () => {
+        const q = list[n++]!;
+        const answer = await call(base, 'POST', path, admin.headers, { message: q.message });
+        if (n <= WARM_UP) return;
+        agentTimes.push(Number(answer.latencyMs));
+        if (answer.handoff) handoffs++;
+        if (!q.check(answer)) wrong.push(`${q.kind}: "${q.message}" → ${JSON.stringify(answer.reply).slice(0, 120)}`);
+      },
+      WARM_UP,
     );
+    const after = await selectBaseline(db, asked);
+    const sorted = [...agentTimes].sort((a, b) => a - b);
+    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+    const p50 = pct(50);
+    const p95 = pct(95);
+    const right = ((asked - wrong.length) / asked) * 100;
+    for (const w of wrong.slice(0, 5)) ctx.log(`ai-agent: wrong answer (${engine}) ${w}`);
+    const sizeNote = `${size.toLocaleString('en')} items (+5 % off sale), seeded in ${seedMs} ms; ${asked} questions`;
+    const baseline = `SELECT 1 p95 ${baselineP95.toFixed(2)} ms`;
+    return [
+      {
+        figure: `built-in answer p95, ${size.toLocaleString('en')} items (${engine})`,
+        value: p95,
+        unit: 'ms',
+        ...below(p95, 50),
+        ratio: round(p95 / baselineP95, 1),
+        baseline,
+        note: `the agent's own time (playground latencyMs, whole ms); p50 ${p50} ms; ${sizeNote}; handoffs ${handoffs}`,
+      },
+      {
+        figure: `playground round trip p95, ${size.toLocaleString('en')} items (${engine})`,
+        value: round(roundTrip.p95),
+        unit: 'ms',
+        ...below(roundTrip.p95, 50),
+        ratio: round(roundTrip.p95 / baselineP95, 1),
+        baseline,
+        note: `POST /ai-agents/:id/playground as the client sees it (auth, agent, answer, HTTP); p50 ${roundTrip.p50.toFixed(1)} ms`,
+      },
+      {
+        figure: `built-in answers right (${engine})`,
+        value: round(right),
+        unit: '%',
+        ...atLeast(right, 95),
+        correctness: true,
+        note: `${asked - wrong.length}/${asked} (brand + noun, full name, typo, SKU, photo, unknown → handoff)${wrong.length ? `; first wrong: ${wrong[0]}` : ''}`,
+      },
+      {
+        figure: `bare SELECT 1 round trip p95 (${engine})`,
+        value: round(baselineP95, 2),
+        unit: 'ms',
+        note: `baseline of the answer rows; measured again after them: ${after.toFixed(2)} ms`,
+      },
+    ];
   } finally {
-    await app.close();
-    if (process.env.BENCH_KEEP_DB === '1') process.stdout.write(`kept database ${databaseUrl}\n`);
-    else await dropDatabase?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.end();
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+export async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  if (ctx.embedded)
+    await withDataDir(async (dir) => {
+      const service = await startService(commonEnv(dir));
+      try {
+        rows.push(...(await measureEngine(ctx, 'embedded', service)));
+      } finally {
+        await stop(service.child);
+      }
+    });
+  if (ctx.databaseUrl) {
+    await withDataDir((dir) =>
+      withDatabase(ctx.databaseUrl!, async (url) => {
+        const service = await startService({ ...commonEnv(dir), DATABASE_URL: url });
+        try {
+          rows.push(...(await measureEngine(ctx, 'PG', service)));
+        } finally {
+          await stop(service.child);
+        }
+      }),
+    );
+  } else ctx.log('ai-agent: PostgreSQL round skipped (needs DATABASE_URL)');
+  return rows;
+}
