@@ -14,6 +14,7 @@ import { CreateAutomations1763912000000 } from './1763912000000-CreateAutomation
 import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsAndCatalogSearch';
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
+import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AiAgentsAndCatalogSearch1763913000000,
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
+  AnalyticsMessageSlots1764002000000,
 ];
