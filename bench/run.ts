@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as aiAgent from './ai-agent';
+import * as analytics from './analytics';
 import * as catalogue from './catalogue';
 import * as coldStart from './cold-start';
 import * as inbox from './inbox';
@@ -68,7 +69,7 @@ const MODULES: BenchModule[] = [
   inbox,
   lists,
   catalogue,
-  script('analytics', 'analytics.js', 'databaseUrl', { BENCH_CONVERSATIONS: '300', BENCH_REQUESTS: '5' }),
+  analytics,
   script('automations', 'automations.js', undefined, { AUTOMATIONS_MESSAGES: '60', AUTOMATIONS_SENDERS: '20' }),
   aiAgent,
   script('webhooks', 'webhooks.js', undefined, { WEBHOOK_BENCH_MESSAGES: '60', WEBHOOK_BENCH_SENDERS: '20' }),

@@ -15,6 +15,7 @@ import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsA
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 import { AgentWordIndex1764001000000 } from './1764001000000-AgentWordIndex';
+import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
   AgentWordIndex1764001000000,
+  AnalyticsMessageSlots1764002000000,
 ];

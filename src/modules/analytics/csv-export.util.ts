@@ -1,8 +1,9 @@
-import { stringify, type Stringifier } from 'csv-stringify';
 import { Transform } from 'node:stream';
 
 /** Characters that make a spreadsheet read a cell as a formula. */
 const FORMULA_START = /^[=+\-@]/;
+/** A cell holding one of these is quoted (RFC 4180; the rule csv-stringify applies by default). */
+const NEEDS_QUOTES = /[",\n\r]/;
 
 /** A text cell made safe for spreadsheets: one starting with = + - @ gets a leading `'`. */
 export function csvSafeText(value: string): string {
@@ -10,47 +11,56 @@ export function csvSafeText(value: string): string {
 }
 
 /**
- * A CSV stringifier for report rows (objects keyed by column): a header of column keys, null →
- * empty cell, booleans `true`/`false`, text guarded against formula injection. It is a Transform
- * stream: piped, it applies backpressure both ways.
+ * One CSV cell: null → empty, booleans `true`/`false`, numbers as JavaScript prints them, text
+ * guarded against formula injection, then quoted (inner quotes doubled) where it holds `"` `,` or a
+ * line break. The same output as csv-stringify with the options the export used before (the unit
+ * test checks it against csv-stringify).
  */
-export function reportCsvStringifier(columns: readonly string[]): Stringifier {
-  return stringify({
-    header: true,
-    columns: columns.map((key) => ({ key, header: key })),
-    cast: {
-      string: (value: string) => csvSafeText(value),
-      boolean: (value: boolean) => (value ? 'true' : 'false'),
-    },
-  });
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text: string;
+  if (typeof value === 'string') text = csvSafeText(value);
+  else if (typeof value === 'boolean') return value ? 'true' : 'false';
+  else if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  else if (value instanceof Date) return String(value.getTime());
+  else text = JSON.stringify(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** Bytes gathered before a write to the response (one chunked-encoding frame per ~64 KB, not per row). */
-const COALESCE_BYTES = 64 * 1024;
+const FRAME_BYTES = 64 * 1024;
 
 /**
- * Joins the stringifier's one-chunk-per-row output into ~64 KB writes. Backpressure is kept: it
- * holds at most one frame and pushes through the normal Transform flow.
+ * The export's CSV stage: report rows in (objects keyed by column, or arrays in column order —
+ * extra trailing values such as the keyset columns are ignored), ~64 KB buffers out, starting with
+ * a header of column keys (also for an empty report). One stage instead of strip → stringify →
+ * coalesce: rows are encoded straight into a string that is pushed as one frame when it reaches
+ * `frameBytes`. Backpressure is the Transform's: at most one frame is held.
  */
-export function coalesceChunks(limit = COALESCE_BYTES): Transform {
-  let parts: Buffer[] = [];
-  let size = 0;
+export function reportCsvEncoder(columns: readonly string[], frameBytes = FRAME_BYTES): Transform {
+  const width = columns.length;
+  let pending = `${columns.map(csvCell).join(',')}\n`;
   return new Transform({
-    transform(chunk: Buffer | string, _enc, done): void {
-      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      parts.push(buf);
-      size += buf.length;
-      if (size >= limit) {
-        const frame = Buffer.concat(parts, size);
-        parts = [];
-        size = 0;
+    writableObjectMode: true,
+    writableHighWaterMark: 1000,
+    transform(row: Record<string, unknown> | unknown[], _enc, done): void {
+      let line = '';
+      if (Array.isArray(row)) {
+        for (let i = 0; i < width; i++) line += (i ? ',' : '') + csvCell(row[i]);
+      } else {
+        for (let i = 0; i < width; i++) line += (i ? ',' : '') + csvCell(row[columns[i]!]);
+      }
+      pending += `${line}\n`;
+      if (pending.length >= frameBytes) {
+        const frame = Buffer.from(pending, 'utf8');
+        pending = '';
         done(null, frame);
       } else {
         done();
       }
     },
     flush(done): void {
-      done(null, size ? Buffer.concat(parts, size) : undefined);
+      done(null, pending ? Buffer.from(pending, 'utf8') : undefined);
     },
   });
 }

@@ -16,14 +16,19 @@ import { type ReportFilters, type ReportPageRequest, buildReportQuery } from './
 
 export type ReportRow = Record<string, string | number | boolean | null>;
 
-/** Rows fetched per round trip by the export (both engines). */
+/** Rows fetched per FETCH by the embedded engine's export (each FETCH holds PGlite's one session). */
 export const EXPORT_BATCH_ROWS = 1000;
+/**
+ * Rows per portal fetch on PostgreSQL (and the stream's buffer): fewer round trips and stream
+ * wake-ups than 1,000; about 1–2 MB of rows in flight for a wide report.
+ */
+export const PORTAL_BATCH_ROWS = 5000;
 
 /**
  * Report rows, read only, under the caller's workspace (`workspace_id = $1` from the tenant
  * context). Pages run on the ambient connection; the export streams from a database cursor:
  *
- * - PostgreSQL: `pg-query-stream` (a portal read `EXPORT_BATCH_ROWS` at a time) on a dedicated pool
+ * - PostgreSQL: `pg-query-stream` (a portal read `PORTAL_BATCH_ROWS` at a time, rows as arrays) on a dedicated pool
  *   connection, held for the export and released when the stream ends, fails or the client goes away.
  *   The stream pauses while the HTTP response is full (backpressure), so memory stays flat.
  * - Embedded engine: the pool has ONE connection onto PGlite's one session, so holding it for the
@@ -57,7 +62,10 @@ export class ReportsRepository {
     return this.tx.manager.query(sql, params);
   }
 
-  /** Every row of the report as an object-mode stream (see the class comment for how, per engine). */
+  /**
+   * Every row of the report as an object-mode stream (see the class comment for how, per engine):
+   * arrays in select order on PostgreSQL, objects on the embedded engine; the keyset columns last.
+   */
   async stream(spec: ReportSpec, filters: ReportFilters): Promise<Readable> {
     const { sql, params } = buildReportQuery(spec, this.workspaceId, filters, null, `report-export:${spec.key}`);
     return this.runtime.engine === 'embedded' ? this.heldCursorStream(sql, params) : this.portalStream(sql, params);
@@ -79,7 +87,8 @@ export class ReportsRepository {
       throw error;
     }
     const stream = client.query(
-      new QueryStream(sql, params, { batchSize: EXPORT_BATCH_ROWS, highWaterMark: EXPORT_BATCH_ROWS }),
+      // Rows as arrays in column order: no per-row object with named keys to build.
+      new QueryStream(sql, params, { batchSize: PORTAL_BATCH_ROWS, highWaterMark: PORTAL_BATCH_ROWS, rowMode: 'array' }),
     );
     let released = false;
     const release = (): void => {

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { pipeline } from 'node:stream';
-import { Transform, type Readable } from 'node:stream';
+import { type Readable, pipeline } from 'node:stream';
 import { AppException } from 'src/core/errors/app.exception';
 import { decodeCursor, encodeCursor } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
-import { coalesceChunks, reportCsvStringifier } from './csv-export.util';
+import { reportCsvEncoder } from './csv-export.util';
 import type { ReportDefinitionResponse, ReportExportQuery, ReportQuery, ReportResponse } from './dto/report.dto';
 import { REPORTS, type ReportSpec, findReport } from './report-definitions';
 import type { ReportFilters } from './report-query.util';
@@ -69,15 +68,10 @@ export class ReportsService {
     const spec = this.spec(key);
     const filters = this.filters(query);
     const rows = await this.reports.stream(spec, filters);
-    const strip = new Transform({
-      objectMode: true,
-      transform(row: ReportRow, _enc, done): void {
-        done(null, publicRow(row));
-      },
-    });
-    const csv = reportCsvStringifier(spec.columns.map((c) => c.key));
-    // Errors end the response early (headers are sent by then); every stage is destroyed.
-    const stream = pipeline(rows, strip, csv, coalesceChunks(), () => undefined);
+    // Rows (objects, or arrays in column order from the PostgreSQL portal; the keyset columns come
+    // last and are dropped by the encoder) → CSV frames. Errors end the response early (headers are
+    // sent by then); every stage is destroyed.
+    const stream = pipeline(rows, reportCsvEncoder(spec.columns.map((c) => c.key)), () => undefined);
     const day = new Date().toISOString().slice(0, 10);
     return { filename: `${spec.key}-${day}.csv`, stream };
   }
