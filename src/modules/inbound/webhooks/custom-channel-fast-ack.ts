@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
+import { sessionPriority } from 'src/core/database/session-priority';
 import { type FastRoute, FastRoutes } from 'src/core/http/fast-routes';
 import { isUuid } from 'src/core/http/uuid';
 import { setMetricsRoute } from 'src/core/metrics/http-metrics';
@@ -45,12 +46,15 @@ export class CustomChannelFastAck implements FastRoute, OnModuleInit {
   async handle(req: Request & { rawBody?: Buffer }, res: Response, params: Record<string, string>): Promise<boolean> {
     if (req.url.includes('?') || !req.rawBody) return false;
     const started = this.debug ? performance.now() : 0;
-    const ack = await this.webhooks.receiveFast('custom', {
-      rawBody: req.rawBody,
-      headers: req.headers,
-      body: req.body,
-      connectionId: params.id,
-    });
+    // Foreground on the database session (look-up on a cache miss, then the group commit).
+    const ack = await sessionPriority.foreground(() =>
+      this.webhooks.receiveFast('custom', {
+        rawBody: req.rawBody,
+        headers: req.headers,
+        body: req.body,
+        connectionId: params.id,
+      }),
+    );
     if (!ack) return false;
     setMetricsRoute(req, TEMPLATE);
     res.statusCode = 200;
