@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { SecretBox } from './crypto/secret-box.service';
+import { CacheInvalidation } from './events/cache-invalidation';
 import { EventBus } from './events/event-bus';
+import { FastRoutes } from './http/fast-routes';
 import { OutboundHttp } from './http/outbound-http';
 import { Ticker } from './queue/ticker.service';
 import { OutboundUrlService } from './http/outbound-url.service';
@@ -9,7 +11,7 @@ import { RateLimiterService } from './http/rate-limiter.service';
 /** Platform services every module may use. */
 @Global()
 @Module({
-  providers: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker],
-  exports: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker],
+  providers: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker, FastRoutes, CacheInvalidation],
+  exports: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker, FastRoutes, CacheInvalidation],
 })
 export class CoreModule {}

@@ -5,6 +5,7 @@ import { MIGRATIONS } from '../../../migrations';
 import { createDataSource, runMigrationsLocked } from './data-source.factory';
 import { type EntityClass, registeredEntities } from './entity-registry';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres, dataDirOwner } from './embedded-postgres';
+import { prioritisePool } from './session-priority';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -49,6 +50,8 @@ export class DatabaseRuntime {
     });
     try {
       await dataSource.initialize();
+      // One session on the embedded engine: webhook acks are served before queued pipeline work.
+      if (!config.db.url) prioritisePool((dataSource.driver as unknown as { master: unknown }).master);
       const runtime = new DatabaseRuntime(dataSource, config.db.url ? 'postgres' : 'embedded', embedded);
       if (config.db.migrationsRun) {
         const applied = await runMigrationsLocked(dataSource);

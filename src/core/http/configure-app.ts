@@ -7,6 +7,7 @@ import type { AppConfig } from 'src/core/config/app-config';
 import { validationException } from 'src/core/errors/validation-errors';
 import { HttpExceptionFilter } from 'src/core/errors/http-exception.filter';
 import { httpMetricsMiddleware } from 'src/core/metrics/http-metrics';
+import { FastRoutes } from './fast-routes';
 import { inputGuard } from './input-guard';
 import { buildOpenApiDocument } from './openapi';
 import { requestIdOf } from './request-id';
@@ -39,6 +40,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     res.setHeader('x-request-id', requestIdOf(req));
     next();
   });
+  // Hot routes' lean handlers (webhook acks), after everything above and before Nest's router.
+  app.use(app.get(FastRoutes).middleware());
   app.useGlobalPipes(VALIDATION_PIPE);
   app.useGlobalFilters(new HttpExceptionFilter());
 

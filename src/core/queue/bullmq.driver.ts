@@ -61,18 +61,31 @@ export class BullMqDriver {
   }
 
   async enqueue<T extends JobPayload>(name: JobName, data: T, options: EnqueueOptions = {}): Promise<void> {
+    await this.enqueueMany(name, [{ data, options }]);
+  }
+
+  /** One `add` (one job) or one `addBulk` (several, one round trip); rejects when Redis does not take them in time. */
+  async enqueueMany<T extends JobPayload>(
+    name: JobName,
+    jobs: readonly { data: T; options?: EnqueueOptions }[],
+  ): Promise<void> {
+    if (jobs.length === 0) return;
     if (!this.ready()) throw new EnqueueTimeoutError('Redis is not connected');
-    const job = this.registry.get(name);
-    const envelope: Envelope = { payload: data, backoffMs: options.backoffMs };
-    const add = this.queue(job.queue).add(name, envelope, {
-      // BullMQ refuses ':' in custom ids (its key separator).
-      jobId: options.jobId?.replaceAll(':', '_'),
-      delay: options.delayMs,
-      attempts: Math.max(1, options.attempts ?? 1),
-      backoff: { type: 'schedule' },
-      removeOnComplete: { count: 1000 },
-      removeOnFail: { count: 5000 },
-    });
+    const queue = this.queue(this.registry.get(name).queue);
+    const specs = jobs.map(({ data, options = {} }) => ({
+      name,
+      data: { payload: data, backoffMs: options.backoffMs } satisfies Envelope,
+      opts: {
+        // BullMQ refuses ':' in custom ids (its key separator).
+        jobId: options.jobId?.replaceAll(':', '_'),
+        delay: options.delayMs,
+        attempts: Math.max(1, options.attempts ?? 1),
+        backoff: { type: 'schedule' },
+        removeOnComplete: { count: 1000 },
+        removeOnFail: { count: 5000 },
+      },
+    }));
+    const add = specs.length === 1 ? queue.add(specs[0]!.name, specs[0]!.data, specs[0]!.opts) : queue.addBulk(specs);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { SessionPriority } from 'src/core/database/session-priority';
 import type { JobName } from './job-names';
 import type { JobRegistry } from './job-registry';
 import { type EnqueueOptions, type JobPayload, backoffFor } from './job-queue.port';
@@ -26,6 +27,11 @@ export class InlineDriver {
     private readonly registry: JobRegistry,
     /** Lower bounds than the handlers declare, per job (the embedded engine: one database session). */
     private readonly caps: Partial<Record<JobName, number>> = {},
+    /**
+     * The embedded engine: before a job starts, wait while foreground work (webhook acks) uses the
+     * one database session, at most `maxWaitMs` (the jobs cannot starve).
+     */
+    private readonly yieldTo?: { priority: SessionPriority; maxWaitMs: number },
   ) {}
 
   enqueue<T extends JobPayload>(name: JobName, data: T, options: EnqueueOptions = {}): void {
@@ -46,6 +52,7 @@ export class InlineDriver {
         return;
       }
       try {
+        if (this.yieldTo) await this.yieldTo.priority.yieldToForeground(this.yieldTo.maxWaitMs);
         await this.registry.execute(name, data);
         return;
       } catch (error) {

@@ -20,6 +20,8 @@ export type JobBackend = 'redis' | 'inline';
 /** The port services enqueue through; the driver behind it is BullMQ or in-process. */
 export interface JobQueue {
   enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void>;
+  /** Several jobs of one name in one round trip (BullMQ `addBulk`); same rules as `enqueue` for each. */
+  enqueueMany<T extends JobPayload>(name: JobName, jobs: readonly { data: T; options?: EnqueueOptions }[]): Promise<void>;
   /** What runs jobs right now (`inline` also when Redis is configured but stopped answering). */
   backend(): JobBackend;
 }

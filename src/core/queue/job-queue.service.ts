@@ -6,6 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { APP_CONFIG } from 'src/core/config/config.constants';
+import { sessionPriority } from 'src/core/database/session-priority';
 import type { AppConfig } from 'src/core/config/app-config';
 import { BullMqDriver, redisAnswers } from './bullmq.driver';
 import { InlineDriver } from './inline.driver';
@@ -19,6 +20,8 @@ import { JobRegistry } from './job-registry';
  * otherwise, and in-process for any enqueue Redis fails to accept at run time.
  */
 const EMBEDDED_INBOUND_CONCURRENCY = 2;
+/** Embedded engine: the longest a job waits for webhook acks to leave the one session before it starts anyway. */
+const EMBEDDED_YIELD_MAX_MS = 100;
 
 @Injectable()
 export class JobQueueService implements JobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -34,10 +37,14 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
   ) {
     // On the embedded engine (one session) two inbound events at a time keep the session busy; more
     // only queue statements in front of webhook acknowledgements (issue 16).
-    this.inline = new InlineDriver(
-      registry,
-      config.db.url ? {} : { [JobName.InboundEventProcess]: EMBEDDED_INBOUND_CONCURRENCY },
-    );
+    // Acks go first: a job waits (briefly) while acks are being stored (core/database/session-priority).
+    this.inline = config.db.url
+      ? new InlineDriver(registry)
+      : new InlineDriver(
+          registry,
+          { [JobName.InboundEventProcess]: EMBEDDED_INBOUND_CONCURRENCY },
+          { priority: sessionPriority, maxWaitMs: EMBEDDED_YIELD_MAX_MS },
+        );
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -64,6 +71,24 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
       }
     }
     this.inline.enqueue(name, data, options);
+  }
+
+  async enqueueMany<T extends JobPayload>(
+    name: JobName,
+    jobs: readonly { data: T; options?: EnqueueOptions }[],
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    if (this.bull) {
+      try {
+        await this.bull.enqueueMany(name, jobs);
+        return;
+      } catch (error) {
+        this.fallbacks += jobs.length;
+        jobFallbacks.inc(jobs.length);
+        this.logger.warn({ job: name, err: (error as Error).message }, 'Redis unavailable: running jobs in-process');
+      }
+    }
+    for (const job of jobs) this.inline.enqueue(name, job.data, job.options);
   }
 
   /** Queue depths for /metrics: BullMQ's counts per queue and state, plus pending in-process jobs. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type ChannelLookupRow, ChannelLookupRepository } from './channel-lookup.repository';
 import { ChannelSecretsService } from './channel-secrets.service';
 import type { ChannelType, OpenedConnection } from './channel.types';
@@ -11,6 +12,20 @@ export interface FoundConnection extends ChannelLookupRow {
   open(): OpenedConnection;
 }
 
+/** A connection the webhook receivers' cache holds, secrets opened. */
+export interface CachedConnection {
+  readonly row: ChannelLookupRow;
+  readonly connection: OpenedConnection;
+}
+
+/**
+ * How long `findCached` keeps a connection. A disconnect or plan change made in this process drops
+ * the cache at once (CacheInvalidation); one made by another process (a second API replica, the
+ * CLI) reaches this process's webhook acknowledgements within this time.
+ */
+export const CONNECTION_CACHE_MS = 1000;
+const CONNECTION_CACHE_MAX = 10_000;
+
 /**
  * Finding connections and opening their secrets, for webhook receivers (platform adapters) and the
  * inbound processor. The `findActive…`/`findById` look-ups are SYSTEM (cross-tenant by design: a
@@ -20,12 +35,15 @@ export interface FoundConnection extends ChannelLookupRow {
 export class ChannelDirectory {
   /** Look-ups by id in flight (outside transactions): concurrent webhooks for one connection share one query. */
   private readonly inFlight = new Map<string, Promise<ChannelLookupRow | null>>();
+  private readonly cache = new Map<string, { value: CachedConnection; until: number }>();
+  private cacheVersion = '';
 
   constructor(
     private readonly lookup: ChannelLookupRepository,
     private readonly secrets: ChannelSecretsService,
     private readonly channels: ChannelsRepository,
     private readonly tx: TransactionHost,
+    private readonly invalidation: CacheInvalidation,
   ) {}
 
   /** ACTIVE connections of these types for these platform account ids (one query for a batch). */
@@ -64,6 +82,32 @@ export class ChannelDirectory {
     return row ? this.found(row) : null;
   }
 
+  /**
+   * The webhook acknowledgement's look-up (issue 16): `findById` with the secrets opened, kept for
+   * CONNECTION_CACHE_MS so a burst of webhooks costs one query and one decryption, not one each.
+   * Not found is never cached. Outside transactions only (null inside one: use `findById`).
+   */
+  async findCached(id: string): Promise<CachedConnection | null> {
+    if (this.tx.inTransaction) return null;
+    const version = this.versionNow();
+    if (version !== this.cacheVersion) {
+      this.cache.clear();
+      this.cacheVersion = version;
+    }
+    const now = Date.now();
+    const hit = this.cache.get(id);
+    if (hit && hit.until > now) return hit.value;
+    const found = await this.findById(id);
+    if (!found) return null;
+    const value = { row: found, connection: found.open() };
+    // A change made while the query ran must not be cached as current.
+    if (this.versionNow() === version) {
+      if (this.cache.size >= CONNECTION_CACHE_MAX) this.cache.clear();
+      this.cache.set(id, { value, until: now + CONNECTION_CACHE_MS });
+    }
+    return value;
+  }
+
   /** Whether an ACTIVE connection has this subscription verify token (Meta's handshake). */
   isActiveVerifyToken(token: string): Promise<boolean> {
     return this.lookup.existsActiveVerifyTokenHash(sha256Hex(token));
@@ -72,6 +116,10 @@ export class ChannelDirectory {
   /** A connection of the current workspace with its secrets (delivery, processing); 404 when absent. */
   async getOpened(id: string): Promise<OpenedConnection> {
     return this.secrets.open(await this.channels.getById(id));
+  }
+
+  private versionNow(): string {
+    return `${this.invalidation.version('channels')}:${this.invalidation.version('workspace-plans')}`;
   }
 
   private found(row: ChannelLookupRow): FoundConnection {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { AppException } from 'src/core/errors/app.exception';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type Page, mapPage } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import type { ChannelConnectionEntity } from './channel-connection.entity';
@@ -24,6 +25,7 @@ export class ChannelsService {
     private readonly channels: ChannelsRepository,
     private readonly secrets: ChannelSecretsService,
     private readonly adapters: ChannelAdapters,
+    private readonly invalidation: CacheInvalidation,
   ) {}
 
   async list(_ctx: TenantContext, query: ListChannelsQuery): Promise<Page<ChannelResponse>> {
@@ -58,6 +60,8 @@ export class ChannelsService {
     const adapter = this.adapters.forType(row.type);
     if (adapter.onDisconnect) await adapter.onDisconnect(this.secrets.open(row));
     await this.channels.disconnect(id);
+    // Webhook receivers cache connections for a moment (ChannelDirectory): this one is gone now.
+    this.invalidation.bump('channels');
   }
 
   private response(row: ChannelConnectionEntity): ChannelResponse {

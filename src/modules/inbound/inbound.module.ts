@@ -14,6 +14,7 @@ import { InboundEventRunner } from './pipeline/inbound-event-runner';
 import { InboundPipeline } from './pipeline/inbound-pipeline';
 import { InboundProcessor } from './pipeline/inbound-processor';
 import { SenderProfilesService } from './pipeline/sender-profiles.service';
+import { CustomChannelFastAck } from './webhooks/custom-channel-fast-ack';
 import { CustomChannelInboundController } from './webhooks/custom-channel-inbound.controller';
 import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
 import { PlatformWebhooksController } from './webhooks/platform-webhooks.controller';
@@ -28,6 +29,7 @@ import { PlatformWebhooksController } from './webhooks/platform-webhooks.control
   controllers: [PlatformWebhooksController, CustomChannelInboundController, InboundEventsController],
   providers: [
     InboundWebhooksService,
+    CustomChannelFastAck,
     InboundEventsRepository,
     InboundEventsSweepRepository,
     InboundEventsService,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type TenantContext, runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { QueuesService } from 'src/modules/queues';
 import { type UpdateWorkspaceDto, type WorkspaceResponse, toWorkspaceResponse } from './dto/workspace.dto';
@@ -14,6 +15,7 @@ export class WorkspacesService {
     private readonly workspaces: WorkspacesRepository,
     private readonly members: MembersRepository,
     private readonly queues: QueuesService,
+    private readonly invalidation: CacheInvalidation,
   ) {}
 
   /** A new workspace with its owner as ADMIN and its default queue, in one transaction. */
@@ -38,8 +40,11 @@ export class WorkspacesService {
   }
 
   /** CLI: change a workspace's plan (not writable through the API). */
-  setPlan(workspaceId: string, plan: WorkspacePlan): Promise<WorkspaceEntity> {
-    return this.workspaces.setPlan(workspaceId, plan);
+  async setPlan(workspaceId: string, plan: WorkspacePlan): Promise<WorkspaceEntity> {
+    const updated = await this.workspaces.setPlan(workspaceId, plan);
+    // Webhook receivers cache a connection's plan for a moment (ChannelDirectory).
+    this.invalidation.bump('workspace-plans');
+    return updated;
   }
 
   /** System lookup by id (CLI). */

@@ -63,6 +63,13 @@ export interface ChannelAdapter {
    */
   receive(request: WebhookRequest): Promise<InboundEventDraft[]>;
 
+  /**
+   * Optional lean `receive` for the acknowledgement's hot path (issue 16): the same drafts for the
+   * ordinary valid request, null whenever it is not sure (then `receive` runs and gives the answer).
+   * Never throws for a bad request.
+   */
+  receiveFast?(request: WebhookRequest): Promise<InboundEventDraft[] | null>;
+
   /** A subscription handshake (`GET /webhooks/<name>`), for platforms that have one: the text to echo. */
   verifySubscription?(query: Record<string, unknown>): Promise<string>;
 

@@ -31,6 +31,12 @@ export class ChannelPlatforms {
     return this.adapters.forWebhook(webhook).receive(request);
   }
 
+  /** The adapter's lean `receive` (the ordinary valid request only); null: use `receive`. */
+  async receiveFast(webhook: string, request: WebhookRequest): Promise<InboundEventDraft[] | null> {
+    const adapter = this.adapters.forWebhook(webhook);
+    return adapter.receiveFast ? adapter.receiveFast(request) : null;
+  }
+
   /** `GET /webhooks/<webhook>`: the platform's subscription handshake; 404 when it has none. */
   async verifySubscription(webhook: string, query: Record<string, unknown>): Promise<string> {
     const adapter = this.adapters.forWebhook(webhook);

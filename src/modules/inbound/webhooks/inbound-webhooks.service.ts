@@ -23,6 +23,15 @@ export class InboundWebhooksService {
     return drafts.length ? this.events.store(drafts, request.rawBody) : NOTHING_STORED;
   }
 
+  /**
+   * The lean acknowledgement (issue 16): the ordinary valid request is stored and acknowledged as by
+   * `receive`; null when the adapter is not sure, and the caller falls back to `receive`.
+   */
+  async receiveFast(webhook: string, request: WebhookRequest): Promise<WebhookAckResponse | null> {
+    const drafts = await this.platforms.receiveFast(webhook, request);
+    return drafts?.length ? this.events.store(drafts, request.rawBody) : null;
+  }
+
   verifySubscription(webhook: string, query: Record<string, unknown>): Promise<string> {
     return this.platforms.verifySubscription(webhook, query);
   }

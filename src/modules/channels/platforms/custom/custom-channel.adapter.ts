@@ -71,6 +71,26 @@ export class CustomChannelAdapter implements ChannelAdapter {
     ];
   }
 
+  /**
+   * The acknowledgement's lean path (issue 16): `receive` for the ordinary request only — a known
+   * ACTIVE Custom connection of an ENTERPRISE workspace (cached for a moment, see ChannelDirectory),
+   * a valid signature on the raw bytes and a body `plainCustomMessage` is sure is valid. Null for
+   * anything else, and `receive` then gives the exact answer (404, 403, 401, 400).
+   */
+  async receiveFast({ rawBody, headers, body, connectionId }: WebhookRequest): Promise<InboundEventDraft[] | null> {
+    if (!connectionId || !rawBody) return null;
+    const found = await this.directory.findCached(connectionId);
+    if (!found) return null;
+    const { row, connection } = found;
+    if (row.type !== 'CUSTOM' || row.status !== 'ACTIVE' || row.plan !== 'ENTERPRISE') return null;
+    const secret = connection.secrets.inboundSecret;
+    const signature = headerValue(headers, 'x-service-signature');
+    if (!secret || !verifySha256Signature(signature, secret, rawBody)) return null;
+    const message = plainCustomMessage(body);
+    if (!message) return null;
+    return [{ connection, senderKey: message.senderId, externalId: message.messageId ?? null, payload: message }];
+  }
+
   normalize(_type: string, payload: Json): NormalizedInbound {
     return normalizeCustomMessage(payload);
   }
@@ -91,6 +111,42 @@ export class CustomChannelAdapter implements ChannelAdapter {
       routingKey: null,
     };
   }
+}
+
+/** The DTO's string fields and their MaxLength (CustomInboundMessageDto); `attachments` is left to the DTO. */
+const PLAIN_STRINGS: Readonly<Record<string, number>> = {
+  senderId: 256,
+  senderName: 200,
+  text: 20_000,
+  postbackPayload: 1000,
+  messageId: 256,
+};
+
+/**
+ * A body CustomInboundMessageDto certainly accepts, without class-validator: a plain object with
+ * only the DTO's string fields (within their lengths in UTF-16 units, never fewer than
+ * class-validator counts), senderId and messageId non-empty, an optional finite timestamp ≥ 0, and
+ * a text or postback. Null when unsure (attachments, null values, anything else): the caller then
+ * validates with the DTO, which also words the error.
+ */
+export function plainCustomMessage(body: unknown): (Json & { senderId: string; messageId?: string }) | null {
+  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype) return null;
+  const payload = body as Record<string, unknown>;
+  let content = false;
+  for (const key in payload) {
+    if (!Object.prototype.hasOwnProperty.call(payload, key)) return null;
+    const value = payload[key];
+    if (key === 'timestamp') {
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return null;
+      continue;
+    }
+    const max = Object.prototype.hasOwnProperty.call(PLAIN_STRINGS, key) ? PLAIN_STRINGS[key] : undefined;
+    if (max === undefined || typeof value !== 'string' || value.length > max) return null;
+    if (value.length === 0 && (key === 'senderId' || key === 'messageId')) return null;
+    if ((key === 'text' && value.length > 0) || key === 'postbackPayload') content = true;
+  }
+  if (typeof payload.senderId !== 'string' || !content) return null;
+  return payload as Json & { senderId: string; messageId?: string };
 }
 
 async function validateCustomMessage(body: unknown): Promise<CustomInboundMessageDto> {
