@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import * as automations from './automations';
 import * as catalogue from './catalogue';
 import * as coldStart from './cold-start';
 import * as inbox from './inbox';
@@ -68,7 +69,7 @@ const MODULES: BenchModule[] = [
   lists,
   catalogue,
   script('analytics', 'analytics.js', 'databaseUrl', { BENCH_CONVERSATIONS: '300', BENCH_REQUESTS: '5' }),
-  script('automations', 'automations.js', undefined, { AUTOMATIONS_MESSAGES: '60', AUTOMATIONS_SENDERS: '20' }),
+  automations,
   script('ai-agent', 'ai-agent.js', undefined, { BENCH_SHORT: '1' }),
   script('webhooks', 'webhooks.js', undefined, { WEBHOOK_BENCH_MESSAGES: '60', WEBHOOK_BENCH_SENDERS: '20' }),
 ];

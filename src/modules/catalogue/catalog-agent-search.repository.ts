@@ -62,15 +62,15 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
       // query that runs in milliseconds); the trigram index rather than a scan of the workspace
       // (word_similarity on the index's matches only). The settings are put back afterwards.
       // ($1 is always the caller's workspace.)
+      // One statement sets all three (`jit` only where the server has it: the CASE reads the old value
+      // first, and set_config runs only when there was one).
       const [previous] = await this.queryRows<{ seqscan: string; jit: string | null }>(
         `SELECT $1::uuid AS workspace, current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit,
                 set_config('pg_trgm.word_similarity_threshold', $2, true),
-                set_config('enable_seqscan', 'off', true)`,
+                set_config('enable_seqscan', 'off', true),
+                CASE WHEN current_setting('jit', true) IS NOT NULL THEN set_config('jit', 'off', true) END AS jit_off`,
         [CANDIDATE_WORD_SIMILARITY],
       );
-      if (previous?.jit !== null && previous?.jit !== undefined) {
-        await this.query(`SELECT $1::uuid AS workspace, set_config('jit', 'off', true)`);
-      }
       const rows = await this.queryRows<AgentSearchRow>(
         `WITH terms AS (
            SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
