@@ -5,6 +5,7 @@ import * as catalogue from './catalogue';
 import * as coldStart from './cold-start';
 import * as inbox from './inbox';
 import * as lists from './lists';
+import * as webhooks from './webhooks';
 import { machine, renderTable, writeResults } from './lib/table';
 import type { BenchContext, BenchModule, BenchRow } from './lib/types';
 
@@ -71,7 +72,7 @@ const MODULES: BenchModule[] = [
   script('analytics', 'analytics.js', 'databaseUrl', { BENCH_CONVERSATIONS: '300', BENCH_REQUESTS: '5' }),
   automations,
   script('ai-agent', 'ai-agent.js', undefined, { BENCH_SHORT: '1' }),
-  script('webhooks', 'webhooks.js', undefined, { WEBHOOK_BENCH_MESSAGES: '60', WEBHOOK_BENCH_SENDERS: '20' }),
+  webhooks,
 ];
 
 async function main(): Promise<void> {

@@ -20,7 +20,6 @@ import {
   adminSession,
   call,
   commonEnv,
-  serviceDb,
   startService,
   startWorker,
   stop,

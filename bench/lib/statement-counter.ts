@@ -39,7 +39,7 @@ function countSql(text: unknown): void {
   counts.byStatement[key] = (counts.byStatement[key] ?? 0) + 1;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return */
+/* eslint-disable @typescript-eslint/no-require-imports */
 function patch(): void {
   const pg = require('pg');
   const original = pg.Client.prototype.query;
@@ -60,7 +60,7 @@ function patch(): void {
     // no ioredis: only SQL is counted
   }
 }
-/* eslint-enable @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return */
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function flush(): void {
   if (file) writeFileSync(file, JSON.stringify(counts));
