@@ -14,15 +14,11 @@
  *      in an assigned conversation and ticketed, divided by (last event processed − first request).
  *      FAILED events are reported. Three agents are ONLINE with room for every conversation.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
 import { type LoadResult, describe, load } from './lib/load';
+import { completed, setupInbox, signed, sink, stored, waitDrained } from './lib/pipeline';
 import {
   type Service,
-  adminSession,
-  call,
   commonEnv,
   serviceDb,
   startBaseline,
@@ -39,98 +35,6 @@ export const name = 'inbox';
 const CONNECTIONS = 50;
 const RATE = 500;
 
-interface Channel {
-  readonly id: string;
-  readonly secret: string;
-  readonly url: string;
-}
-
-async function sink(): Promise<{ server: Server; url: string }> {
-  const server = createServer((_req, res) => res.writeHead(200).end('{}'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/replies` };
-}
-
-/** Admin + two more agents ONLINE with room for 1,000 conversations each; a Custom Channel. */
-async function setup(service: Service, outboundUrl: string): Promise<Channel> {
-  const { base } = service;
-  const admin = await adminSession(base);
-  const agents = [admin.userId];
-  for (let i = 0; i < 2; i++) {
-    const email = `bench-agent-${i}-${randomBytes(3).toString('hex')}@example.com`;
-    const member = await call(base, 'POST', '/workspace/members', admin.headers, {
-      email,
-      name: `Agent ${i}`,
-      role: 'AGENT',
-      password: 'password-123',
-    });
-    const login = await call(base, 'POST', '/auth/login', {}, { email, password: 'password-123' });
-    const headers = { authorization: `Bearer ${String(login.accessToken)}`, 'x-workspace-id': admin.workspaceId };
-    await call(base, 'POST', '/analytics/presence', headers, { status: 'ONLINE' });
-    agents.push(String(member.userId));
-  }
-  await call(base, 'PUT', '/queues/capacity', admin.headers, {
-    agents: agents.map((userId) => ({ userId, maxConversations: 1000 })),
-  });
-  await call(base, 'POST', '/analytics/presence', admin.headers, { status: 'ONLINE' });
-  const secret = randomBytes(24).toString('hex');
-  const channel = await call(base, 'POST', '/channels/connect', admin.headers, {
-    type: 'CUSTOM',
-    displayName: 'Bench',
-    inboundSecret: secret,
-    outboundUrl,
-  });
-  return { id: String(channel.id), secret, url: `${base}/custom-channel/${String(channel.id)}/inbound` };
-}
-
-/** Signed request i of a phase: a unique text (`<tag>-<i>`) so the bench can find it among stored events. */
-function signed(secret: string, tag: string, senders: number) {
-  return (i: number) => {
-    const body = JSON.stringify({
-      senderId: `${tag}-s${i % senders}`,
-      senderName: `Customer ${i % senders}`,
-      text: `bench ${tag}-${i} message from the load generator`,
-    });
-    const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-    return { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } };
-  };
-}
-
-async function pendingEvents(db: Client): Promise<number> {
-  const { rows } = await db.query(
-    `SELECT count(*)::int AS n FROM inbound_events WHERE status IN ('RECEIVED', 'PROCESSING')`,
-  );
-  return (rows[0] as { n: number }).n;
-}
-
-async function waitDrained(db: Client, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await pendingEvents(db)) > 0) {
-    if (Date.now() > deadline) throw new Error('pipeline did not drain in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Stored events whose text carries `tag-` (a phase of this run), and their statuses. */
-async function stored(
-  db: Client,
-  tag: string,
-): Promise<{ texts: Set<string>; failed: number; processedAtMax: number }> {
-  const { rows } = await db.query(
-    `SELECT payload->>'text' AS text, status, extract(epoch FROM processed_at) * 1000 AS processed
-       FROM inbound_events WHERE payload->>'text' LIKE 'bench ${tag}-%'`,
-  );
-  const texts = new Set<string>();
-  let failed = 0;
-  let processedAtMax = 0;
-  for (const row of rows as { text: string; status: string; processed: string | null }[]) {
-    texts.add(row.text.split(' ')[1]!);
-    if (row.status === 'FAILED') failed++;
-    if (row.processed) processedAtMax = Math.max(processedAtMax, Number(row.processed));
-  }
-  return { texts, failed, processedAtMax };
-}
-
 /** Runs `load` and remembers which request numbers were acknowledged (as `<tag>-<i>`). */
 function acked(options: Parameters<typeof load>[0], tag: string, ackedIds: Set<string>): Promise<LoadResult> {
   return load({ ...options, onOk: (i) => ackedIds.add(`${tag}-${i}`) });
@@ -144,7 +48,7 @@ async function round1(ctx: BenchContext, engine: string, service: Service): Prom
   const db = await serviceDb(service);
   const rows: BenchRow[] = [];
   try {
-    const channel = await setup(service, replies.url);
+    const channel = await setupInbox(service, `${replies.url}/replies`);
     const run = randomBytes(3).toString('hex');
     const ackedIds = new Set<string>();
     const body = signed(channel.secret, `t${run}`, 1000);
@@ -245,13 +149,7 @@ async function round1(ctx: BenchContext, engine: string, service: Service): Prom
     });
     await waitDrained(db, 900_000);
     const pipe = await stored(db, tag);
-    const { rows: done } = await db.query(
-      `SELECT count(*)::int AS n FROM messages m
-         JOIN conversations c ON c.id = m.conversation_id
-        WHERE m.text LIKE 'bench ${tag}-%' AND m.direction = 'INBOUND' AND c.assignee_id IS NOT NULL
-          AND EXISTS (SELECT 1 FROM tickets t WHERE t.conversation_id = c.id)`,
-    );
-    const complete = (done[0] as { n: number }).n;
+    const complete = await completed(db, tag);
     const rate = pipe.processedAtMax > started ? (complete * 1000) / (pipe.processedAtMax - started) : 0;
     rows.push({
       figure: `pipeline stored+assigned+ticketed (${engine})`,

@@ -2,10 +2,12 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as aiAgent from './ai-agent';
 import * as analytics from './analytics';
+import * as automations from './automations';
 import * as catalogue from './catalogue';
 import * as coldStart from './cold-start';
 import * as inbox from './inbox';
 import * as lists from './lists';
+import * as webhooks from './webhooks';
 import { machine, renderTable, writeResults } from './lib/table';
 import type { BenchContext, BenchModule, BenchRow } from './lib/types';
 
@@ -70,9 +72,9 @@ const MODULES: BenchModule[] = [
   lists,
   catalogue,
   analytics,
-  script('automations', 'automations.js', undefined, { AUTOMATIONS_MESSAGES: '60', AUTOMATIONS_SENDERS: '20' }),
+  automations,
   aiAgent,
-  script('webhooks', 'webhooks.js', undefined, { WEBHOOK_BENCH_MESSAGES: '60', WEBHOOK_BENCH_SENDERS: '20' }),
+  webhooks,
 ];
 
 async function main(): Promise<void> {

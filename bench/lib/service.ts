@@ -73,12 +73,16 @@ export function commonEnv(dataDir: string): Record<string, string> {
   };
 }
 
-/** Spawns `dist/src/main.js` with exactly `env` (plus PATH) and waits for /health. */
-export async function startService(env: Record<string, string>, timeoutMs = 180_000): Promise<Service> {
+/** Spawns `dist/src/main.js` with exactly `env` (plus PATH) and waits for /health. `nodeArgs` go before the script (e.g. `--require`). */
+export async function startService(
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+  nodeArgs: readonly string[] = [],
+): Promise<Service> {
   const port = await freePort();
   const started = performance.now();
   const child = track(
-    spawn(process.execPath, [MAIN], {
+    spawn(process.execPath, [...nodeArgs, MAIN], {
       env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
@@ -101,9 +105,9 @@ export async function startService(env: Record<string, string>, timeoutMs = 180_
 }
 
 /** A worker-role process (no HTTP): waits a moment for it to wire its queues. */
-export async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+export async function startWorker(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ChildProcess> {
   const child = track(
-    spawn(process.execPath, [MAIN], {
+    spawn(process.execPath, [...nodeArgs, MAIN], {
       env: { PATH: process.env.PATH ?? '', ...env, APP_ROLE: 'worker', PORT: '0' },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),

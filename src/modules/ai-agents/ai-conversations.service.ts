@@ -3,7 +3,7 @@ import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
-import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
+import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
 import { ConversationsService, type MessageResponse, MessagesService } from 'src/modules/inbox';
 import type { AiAgentEntity } from './ai-agent.entity';
@@ -74,9 +74,9 @@ export class AiConversationsService implements OnModuleInit {
 
   private async agentStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
     if (!context.message.text?.trim()) return 'continue';
-    const agent = await this.agents.findActiveForChannel(context.channel.id);
-    if (!agent) return 'continue';
-    if ((await this.states.statusOf(context.conversation.id)) !== 'ACTIVE') return 'continue';
+    const found = await this.agents.findActiveForConversation(context.channel.id, context.conversation.id);
+    if (!found || found.conversationStatus !== 'ACTIVE') return 'continue';
+    const agent = found.agent;
     if (agent.provider === 'BUILTIN') {
       const run = await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
       await this.deliver(agent, context.conversation.id, run);
@@ -163,11 +163,13 @@ export class AiConversationsService implements OnModuleInit {
     });
   }
 
-  /** The conversation's text messages as turns, oldest first (the inbox keeps the latest 100). */
+  /**
+   * The conversation's text messages as turns, oldest first (of the latest 100, as its detail shows
+   * them). Called by the pipeline stages and the job, which act for the system on a conversation they
+   * already have: one read of the messages' texts, no conversation / notes / contact re-read.
+   */
   private async turns(conversationId: string): Promise<Turn[]> {
-    const conversation = await this.conversations.getVisible(getTenantContext(), conversationId);
-    const detail = await this.conversations.detail(conversation);
-    return toTurns(detail.messages);
+    return toTurns(await this.messages.latestTexts(conversationId));
   }
 
   /** `POST /conversations/:id/ai-reply {send?}`: a draft from the workspace's agent for the channel (or built-in). */
@@ -243,7 +245,7 @@ function settingsOf(agent: AiAgentEntity): AgentSettings {
   };
 }
 
-export function toTurns(messages: readonly MessageResponse[]): Turn[] {
+export function toTurns(messages: readonly Pick<MessageResponse, 'direction' | 'type' | 'text'>[]): Turn[] {
   return messages
     .filter((m) => m.text?.trim() && m.type !== 'IMAGE')
     .map((m) => ({ role: m.direction === 'INBOUND' ? 'customer' : 'agent', text: m.text ?? '' }));

@@ -3,7 +3,14 @@ import { isUniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
-import { type DeliveryStatus, MessageEntity } from './message.entity';
+import { type DeliveryStatus, type MessageDirection, MessageEntity, type MessageType } from './message.entity';
+
+/** What an AI agent reads of a message. */
+export interface MessageText {
+  readonly direction: MessageDirection;
+  readonly type: MessageType;
+  readonly text: string | null;
+}
 
 /** How long a delivery attempt owns a message before another job may take it (a crashed sender). */
 const DELIVERY_LEASE_SECONDS = 120;
@@ -50,6 +57,21 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
       .limit(limit + 1)
       .getMany();
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+
+  /**
+   * The direction, type and text of the latest `limit` messages (newest first), nothing else: what an
+   * AI agent reads of a conversation. One statement, no entity hydration (it runs for every inbound
+   * message, inside the pipeline's transaction).
+   */
+  findLatestTexts(conversationId: string, limit: number): Promise<MessageText[]> {
+    if (!isUuid(conversationId)) return Promise.resolve([]);
+    return this.queryRows<MessageText>(
+      `SELECT direction, type, text FROM messages
+        WHERE workspace_id = $1 AND conversation_id = $2
+        ORDER BY seq DESC LIMIT $3`,
+      [conversationId, limit],
+    );
   }
 
   /**

@@ -3,11 +3,11 @@ import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ConversationsRepository } from './conversations.repository';
-import { ConversationsService } from './conversations.service';
+import { CONVERSATION_MESSAGES_LIMIT, ConversationsService } from './conversations.service';
 import type { MessageResponse, SendMessageDto } from './dto/conversation.dto';
 import { previewOf, toMessageResponse } from './inbox.mapper';
 import type { MessageButton, MessageType, SenderType } from './message.entity';
-import { MessagesRepository } from './messages.repository';
+import { type MessageText, MessagesRepository } from './messages.repository';
 import { OutboundDeliveryService } from './outbound/outbound-delivery.service';
 
 /** A reply in our terms: text, an image (text is its caption), or text with buttons. */
@@ -50,6 +50,14 @@ export class MessagesService {
       { text: dto.text ?? null, imageUrl: dto.attachments?.[0]?.url ?? null, buttons: dto.buttons ?? [] },
       { type: 'AGENT', id: ctx.actor.userId },
     );
+  }
+
+  /**
+   * For the AI agents: direction, type and text of the conversation's latest messages (the window its
+   * detail shows), oldest first. One statement; the caller has the conversation already.
+   */
+  async latestTexts(conversationId: string): Promise<MessageText[]> {
+    return (await this.messages.findLatestTexts(conversationId, CONVERSATION_MESSAGES_LIMIT)).reverse();
   }
 
   /**
