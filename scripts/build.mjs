@@ -9,19 +9,33 @@
  *
  *   node scripts/build.mjs            # build if stale
  *   node scripts/build.mjs --force    # always build
- *   node scripts/build.mjs --quiet    # no "up to date" line (used by `npm run cli`)
+ *   node scripts/build.mjs --quiet    # no "up to date" line
+ *   node scripts/build.mjs --quiet --then dist/src/cli.js ARGS...
+ *                                     # then run that compiled file in this same process (`npm run cli`:
+ *                                     # one Node start instead of two, issue 16 item 6)
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const stampFile = join(dist, '.build-fingerprint');
-const force = process.argv.includes('--force');
-const quiet = process.argv.includes('--quiet');
+const thenAt = process.argv.indexOf('--then');
+const then = thenAt >= 0 ? process.argv.slice(thenAt + 1) : null;
+const own = thenAt >= 0 ? process.argv.slice(2, thenAt) : process.argv.slice(2);
+const force = own.includes('--force');
+const quiet = own.includes('--quiet');
+
+/** `--then FILE ARGS...`: runs FILE as if started with `node FILE ARGS...`. */
+async function runThen() {
+  const [file, ...args] = then;
+  const path = join(root, file);
+  process.argv = [process.argv[0], path, ...args];
+  await import(pathToFileURL(path).href);
+}
 
 function walk(dir, out) {
   if (!existsSync(dir)) return;
@@ -59,17 +73,23 @@ const fresh =
   readFileSync(stampFile, 'utf8').trim() === current;
 if (fresh) {
   if (!quiet) console.log('build: dist/ is up to date');
-  process.exit(0);
+  if (then) await runThen();
+  else process.exit(0);
+} else {
+  build();
+  if (then) await runThen();
 }
 
-const bin = (name) => join(root, 'node_modules', name);
-const run = (args) => {
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
-const started = Date.now();
-run([bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo']);
-run([bin('tsc-alias/dist/bin/index.js'), '-p', 'tsconfig.build.json']);
-mkdirSync(dist, { recursive: true });
-writeFileSync(stampFile, `${current}\n`);
-if (!quiet) console.log(`build: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+function build() {
+  const bin = (name) => join(root, 'node_modules', name);
+  const run = (args) => {
+    const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  };
+  const started = Date.now();
+  run([bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo']);
+  run([bin('tsc-alias/dist/bin/index.js'), '-p', 'tsconfig.build.json']);
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(stampFile, `${current}\n`);
+  if (!quiet) console.log(`build: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

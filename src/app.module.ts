@@ -5,6 +5,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
+import { AdminChannel } from 'src/admin-channel';
 import { AuthGuard } from 'src/core/auth/auth.guard';
 import { PermissionGuard } from 'src/core/auth/permission.guard';
 import { ScopesGuard } from 'src/core/auth/scopes.guard';
@@ -114,6 +115,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: WorkspaceGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
         { provide: APP_INTERCEPTOR, useClass: TenantContextInterceptor },
+        // `npm run cli` reaches a running embedded service through DATA_DIR/admin.sock.
+        AdminChannel,
       ],
     };
   }

@@ -1,13 +1,14 @@
-import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
-import { AppModule } from 'src/app.module';
+import { AdminClient, type AdminResponse, adminSocketPath } from 'src/core/admin/admin-socket';
 import { ROLES, type Role } from 'src/core/auth/roles';
-import { loadConfig } from 'src/core/config/app-config';
-import { seedDemo } from 'src/demo-seed';
-import { AppException } from 'src/core/errors/app.exception';
-import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import { UsersService } from 'src/modules/users';
-import { MembersService, WORKSPACE_PLANS, type WorkspacePlan, WorkspacesService } from 'src/modules/workspaces';
+import { PLANS, type WorkspacePlanName, loadConfig } from 'src/core/config/app-config';
+import { dataDirOwner } from 'src/core/database/data-dir-lock';
+
+/*
+ * The CLI's front half: argument parsing and the choice of path. It loads neither Nest nor PGlite,
+ * so `npm run cli` against a running embedded service costs a Node start and one admin-socket
+ * round trip (issue 16 item 6). cli-direct.ts (loaded on demand) and cli-executor.ts run the commands.
+ */
 
 interface CommandHelp {
   readonly usage: string;
@@ -49,6 +50,12 @@ export const COMMANDS: Record<string, CommandHelp> = {
     usage: 'user:password --email EMAIL [--password PASSWORD]',
     summary: "Set a user's password; without --password a password is generated and printed once.",
   },
+  'db:query': {
+    usage: 'db:query --sql "SELECT ..."',
+    summary:
+      'Run one read-only SQL statement and print its rows (to inspect data; psql cannot attach to the embedded engine).',
+    details: "Runs in a READ ONLY transaction on the service's own connection (embedded) or on DATABASE_URL.",
+  },
 };
 
 export const USAGE = `Usage: npm run cli -- <command> [options]      (npm run cli -- <command> --help for one command)
@@ -58,8 +65,8 @@ ${Object.entries(COMMANDS)
   .map(([name, help]) => `  ${name.padEnd(17)} ${help.summary}`)
   .join('\n')}
 
-Database: DATABASE_URL when set; otherwise the running service's embedded database (DATA_DIR/db-url),
-or, when the service is stopped, the data directory itself (DATA_DIR, default ./data).
+Database: DATABASE_URL when set; otherwise the running service, through its admin socket
+(DATA_DIR/admin.sock), or, when the service is stopped, the data directory itself (DATA_DIR, default ./data).
 Output: JSON on stdout. Exit codes: 0 ok, 1 error, 2 usage.`;
 
 export function commandHelp(command: string): string {
@@ -85,10 +92,10 @@ function required(values: Record<string, string | undefined>, key: string, comma
   return value;
 }
 
-function plan(value: string): WorkspacePlan {
+function plan(value: string): WorkspacePlanName {
   const upper = value.toUpperCase();
-  const found = WORKSPACE_PLANS.find((p) => p === upper);
-  if (!found) throw new UsageError(`--plan must be one of ${WORKSPACE_PLANS.join(', ')}`);
+  const found = PLANS.find((p) => p === upper);
+  if (!found) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
   return found;
 }
 
@@ -99,8 +106,25 @@ function role(value: string): Role {
   return found;
 }
 
-/** Runs one CLI command; `env` is the environment to configure from. */
-export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<unknown> {
+/** A command's validated arguments (what crosses the admin socket). */
+export interface CliArgs {
+  readonly name?: string;
+  readonly ownerName?: string;
+  readonly email?: string;
+  readonly password?: string;
+  readonly plan?: WorkspacePlanName;
+  readonly workspace?: string;
+  readonly role?: Role;
+  readonly sql?: string;
+}
+
+export interface CliRequest {
+  readonly command: string;
+  readonly args: CliArgs;
+}
+
+/** Parses and validates argv; throws HelpRequested or UsageError. */
+export function parseCommand(argv: string[]): CliRequest {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     const topic = command === 'help' ? rest[0] : undefined;
@@ -118,11 +142,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       plan: { type: 'string' },
       workspace: { type: 'string' },
       role: { type: 'string' },
+      sql: { type: 'string' },
     },
     strict: true,
   });
-  // Validate the arguments before opening the database.
-  const args = {
+  const args: CliArgs = {
     name: values.name,
     ownerName: values['owner-name'],
     email: values.email?.toLowerCase(),
@@ -130,82 +154,67 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     plan: values.plan ? plan(values.plan) : undefined,
     workspace: values.workspace,
     role: values.role ? role(values.role) : undefined,
+    sql: values.sql,
   };
+  const given = args as Record<string, string | undefined>;
   if (command === 'workspace:create') {
-    required(args, 'name', command);
-    required(args, 'email', command);
+    required(given, 'name', command);
+    required(given, 'email', command);
   } else if (command === 'workspace:plan') {
-    required(args, 'workspace', command);
+    required(given, 'workspace', command);
     if (!args.plan) throw new UsageError('--plan is required', command);
   } else if (command === 'user:add') {
-    required(args, 'workspace', command);
-    required(args, 'email', command);
+    required(given, 'workspace', command);
+    required(given, 'email', command);
     if (!args.role) throw new UsageError('--role is required', command);
   } else if (command === 'user:password') {
-    required(args, 'email', command);
+    required(given, 'email', command);
+  } else if (command === 'db:query') {
+    required(given, 'sql', command);
   }
   if (args.password !== undefined && args.password.length < 8)
     throw new UsageError('--password must be at least 8 characters', command);
+  return { command, args };
+}
 
+/** Turns an admin-socket answer back into the result or the error the direct path would have thrown. */
+export function unwrapAdminResponse(response: AdminResponse): unknown {
+  if (response.ok) return response.result;
+  if (response.error.kind === 'usage') throw new UsageError(response.error.message, response.error.command);
+  throw new Error(response.error.message);
+}
+
+/**
+ * Runs one CLI command; `env` is the environment to configure from. Arguments are validated before
+ * any database is touched. With DATABASE_URL the command runs here against PostgreSQL; on the
+ * embedded engine a running service (the owner of DATA_DIR's lock) executes it, reached through
+ * DATA_DIR/admin.sock; when no service runs, the command opens the data directory itself.
+ */
+export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<unknown> {
+  const request = parseCommand(argv);
   const config = loadConfig({ ...env, APP_ROLE: 'cli', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
-  if (command === 'demo:seed') return seedDemo(config, args.workspace);
-  const app = await NestFactory.createApplicationContext(AppModule.register(config), {
-    logger: ['error'],
-    abortOnError: false,
-  });
-  try {
-    const workspaces = app.get(WorkspacesService);
-    const users = app.get(UsersService);
-    if (command === 'workspace:list') return { data: await workspaces.listAll() };
-    if (command === 'user:list') {
-      if (!args.workspace) return { data: await workspaces.listUsers() };
-      const workspace = await workspaces.findById(args.workspace);
-      if (!workspace) throw AppException.notFound('Workspace');
-      return { workspaceId: workspace.id, data: await workspaces.listMembers(workspace.id) };
-    }
-    if (command === 'user:password') {
-      const user = await users.findByEmail(args.email!);
-      if (!user) throw AppException.notFound('User');
-      if (args.password) {
-        await users.setPassword(user.id, args.password);
-        return { userId: user.id, email: user.email, passwordChanged: true };
-      }
-      return { userId: user.id, email: user.email, temporaryPassword: await users.resetPassword(user.id) };
-    }
-    if (command === 'workspace:create') {
-      const existing = await users.findByEmail(args.email!);
-      if (existing && args.password)
-        throw AppException.conflict(
-          `${existing.email} already exists; --password would not change it (drop it to reuse the user, or use user:password)`,
+  if (!config.db.url) {
+    const owner = dataDirOwner(config.dataDir);
+    if (owner !== null) {
+      let client: AdminClient;
+      try {
+        client = await AdminClient.connect(adminSocketPath(config.dataDir));
+      } catch (error) {
+        throw new Error(
+          `The embedded database in ${config.dataDir} is in use by process ${owner}, and its admin socket ` +
+            `cannot be used (${error instanceof Error ? error.message : String(error)}). If the service is ` +
+            `still starting, retry in a moment; otherwise stop process ${owner}.`,
         );
-      const owner =
-        existing ??
-        (await users.findOrCreate({ email: args.email!, name: args.ownerName ?? args.name!, password: args.password }));
-      const workspace = await workspaces.create({ name: args.name!, plan: args.plan ?? 'STARTER', ownerId: owner.id });
-      return { workspaceId: workspace.id, name: workspace.name, plan: workspace.plan, adminEmail: owner.email };
+      }
+      try {
+        return unwrapAdminResponse(
+          await client.request({ op: 'cli', command: request.command, args: { ...request.args } }),
+        );
+      } finally {
+        client.close();
+      }
     }
-    const workspace = await workspaces.findById(args.workspace!);
-    if (!workspace) throw AppException.notFound('Workspace');
-    if (command === 'workspace:plan') {
-      const updated = await workspaces.setPlan(workspace.id, args.plan!);
-      return { workspaceId: updated.id, plan: updated.plan };
-    }
-    const existing = await users.findByEmail(args.email!);
-    if (existing && args.password)
-      throw AppException.conflict(
-        `${existing.email} already exists; --password would not change their password (drop --password to add them as they are, or use user:password)`,
-      );
-    if (!existing && !args.password) throw new UsageError('--password is required for a new user', command);
-    const member = await runAsWorkspace(workspace.id, () =>
-      app.get(MembersService).addMember({
-        email: args.email!,
-        name: args.name ?? args.email!.split('@')[0]!,
-        password: args.password,
-        role: args.role!,
-      }),
-    );
-    return { workspaceId: workspace.id, ...member };
-  } finally {
-    await app.close();
   }
+  const { runCommandDirect } = await import('./cli-direct.js');
+  return runCommandDirect(config, request);
 }

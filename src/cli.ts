@@ -1,9 +1,8 @@
-import 'reflect-metadata';
 import { ConfigError } from './core/config/app-config';
-import { AppException } from './core/errors/app.exception';
 import { HelpRequested, USAGE, UsageError, commandHelp, runCli } from './cli-commands';
 
-// The one place besides main.ts that reads the environment.
+// The one place besides main.ts that reads the environment. Loads no Nest: a running embedded
+// service executes the command (admin socket); cli-direct.ts is imported only when none runs.
 // eslint-disable-next-line no-restricted-properties
 runCli(process.argv.slice(2), process.env).then(
   (result) => {
@@ -19,7 +18,7 @@ runCli(process.argv.slice(2), process.env).then(
       process.stderr.write(`${error.message}\n\n${help}\n`);
       process.exit(2);
     }
-    if (error instanceof ConfigError || error instanceof AppException) {
+    if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }

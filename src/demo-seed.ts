@@ -43,66 +43,83 @@ export async function seedDemo(config: AppConfig, workspaceId: string | undefine
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   try {
-    const workspaces = app.get(WorkspacesService);
-    const workspace = workspaceId ? await workspaces.findById(workspaceId) : ((await workspaces.listAll(1))[0] ?? null);
-    if (!workspace) throw AppException.notFound('Workspace');
-    const admin = (await workspaces.listMembers(workspace.id)).find((m) => m.role === 'ADMIN');
-    if (!admin) throw AppException.notFound('Workspace admin');
-    const jwt = await app.get(JwtService).signAsync({ sub: admin.userId }, { expiresIn: 600 });
     const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const headers = {
-      authorization: `Bearer ${jwt}`,
-      'x-workspace-id': workspace.id,
-      'content-type': 'application/json',
+    const services = {
+      workspaces: app.get(WorkspacesService),
+      jwt: app.get(JwtService),
+      jobs: app.get(JobQueueService),
     };
-    const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${String(json.message)}`);
-      return json;
-    };
-
-    const result: Record<string, unknown> = { workspaceId: workspace.id, workspace: workspace.name };
-    for (const contact of CONTACTS) await call('POST', '/contacts', contact);
-    result.contacts = CONTACTS.length;
-    for (const item of CATALOGUE) await call('POST', '/catalog', item);
-    result.catalogItems = CATALOGUE.length;
-
-    if (workspace.plan === 'ENTERPRISE') {
-      const inboundSecret = randomBytes(16).toString('hex');
-      const channel = await call('POST', '/channels/connect', {
-        type: 'CUSTOM',
-        displayName: 'Demo website chat',
-        inboundSecret,
-        // The README quick start's stand-in receiver; replies stay PENDING with an error without it.
-        outboundUrl: 'http://127.0.0.1:4599/replies',
-      });
-      for (const message of MESSAGES) {
-        const body = JSON.stringify(message);
-        const signature = createHmac('sha256', inboundSecret).update(body).digest('hex');
-        const response = await fetch(`${base}/custom-channel/${String(channel.id)}/inbound`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-service-signature': `sha256=${signature}` },
-          body,
-        });
-        if (!response.ok) throw new Error(`inbound message → ${response.status}`);
-      }
-      await app.get(JobQueueService).inline.drain();
-      result.channel = { id: channel.id, inboundUrl: channel.inboundUrl, inboundSecret };
-      result.inboundMessages = MESSAGES.length;
-    } else {
-      result.channel = `skipped: a Custom Channel needs the ENTERPRISE plan (npm run cli -- workspace:plan --workspace ${workspace.id} --plan ENTERPRISE)`;
-    }
-    for (const ticket of TICKETS) await call('POST', '/tickets', ticket);
-    result.tickets = TICKETS.length;
-    const conversations = await call('GET', '/conversations?limit=100');
-    result.conversations = (conversations.data as unknown[]).length;
-    return result;
+    return await seedDemoThrough(services, base, workspaceId);
   } finally {
     await app.close();
   }
+}
+
+/**
+ * The seed itself, through the public API at `base` of an application whose services are given:
+ * the CLI's own instance (seedDemo) or the running service (admin socket).
+ */
+export async function seedDemoThrough(
+  services: { workspaces: WorkspacesService; jwt: JwtService; jobs: JobQueueService },
+  base: string,
+  workspaceId: string | undefined,
+): Promise<Record<string, unknown>> {
+  const { workspaces } = services;
+  const workspace = workspaceId ? await workspaces.findById(workspaceId) : ((await workspaces.listAll(1))[0] ?? null);
+  if (!workspace) throw AppException.notFound('Workspace');
+  const admin = (await workspaces.listMembers(workspace.id)).find((m) => m.role === 'ADMIN');
+  if (!admin) throw AppException.notFound('Workspace admin');
+  const jwt = await services.jwt.signAsync({ sub: admin.userId }, { expiresIn: 600 });
+  const headers = {
+    authorization: `Bearer ${jwt}`,
+    'x-workspace-id': workspace.id,
+    'content-type': 'application/json',
+  };
+  const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${String(json.message)}`);
+    return json;
+  };
+
+  const result: Record<string, unknown> = { workspaceId: workspace.id, workspace: workspace.name };
+  for (const contact of CONTACTS) await call('POST', '/contacts', contact);
+  result.contacts = CONTACTS.length;
+  for (const item of CATALOGUE) await call('POST', '/catalog', item);
+  result.catalogItems = CATALOGUE.length;
+
+  if (workspace.plan === 'ENTERPRISE') {
+    const inboundSecret = randomBytes(16).toString('hex');
+    const channel = await call('POST', '/channels/connect', {
+      type: 'CUSTOM',
+      displayName: 'Demo website chat',
+      inboundSecret,
+      // The README quick start's stand-in receiver; replies stay PENDING with an error without it.
+      outboundUrl: 'http://127.0.0.1:4599/replies',
+    });
+    for (const message of MESSAGES) {
+      const body = JSON.stringify(message);
+      const signature = createHmac('sha256', inboundSecret).update(body).digest('hex');
+      const response = await fetch(`${base}/custom-channel/${String(channel.id)}/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': `sha256=${signature}` },
+        body,
+      });
+      if (!response.ok) throw new Error(`inbound message → ${response.status}`);
+    }
+    await services.jobs.inline.drain();
+    result.channel = { id: channel.id, inboundUrl: channel.inboundUrl, inboundSecret };
+    result.inboundMessages = MESSAGES.length;
+  } else {
+    result.channel = `skipped: a Custom Channel needs the ENTERPRISE plan (npm run cli -- workspace:plan --workspace ${workspace.id} --plan ENTERPRISE)`;
+  }
+  for (const ticket of TICKETS) await call('POST', '/tickets', ticket);
+  result.tickets = TICKETS.length;
+  const conversations = await call('GET', '/conversations?limit=100');
+  result.conversations = (conversations.data as unknown[]).length;
+  return result;
 }

@@ -13,7 +13,8 @@ const USAGE = 'Usage: npm run migration:run | migration:revert | migration:gener
 async function main(command: string | undefined, name: string | undefined): Promise<void> {
   // eslint-disable-next-line no-restricted-properties
   const config = loadConfig({ ...process.env, APP_ROLE: 'cli', MIGRATIONS_RUN: 'false' });
-  const runtime = await DatabaseRuntime.open(config, { attachToRunning: true });
+  // On the embedded engine a running service holds DATA_DIR: this refuses (DataDirLockedError) until it stops.
+  const runtime = await DatabaseRuntime.open(config);
   try {
     const dataSource = runtime.dataSource;
     if (command === 'run') {

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { AdminClient, adminSocketPath } from '../../src/core/admin/admin-socket';
 
 export type Json = Record<string, unknown>;
 
@@ -127,13 +128,38 @@ export async function stop(child: ChildProcess | null | undefined): Promise<void
 }
 
 /**
- * A database client for the service's database: the PostgreSQL one from its env, or the embedded
- * engine through the loopback URL it writes to DATA_DIR/db-url. On the embedded engine use
- * parameterless (simple-protocol) queries only.
+ * The embedded engine accepts the service's own pool only (issue 9 item 8): the bench's queries go
+ * through the service's admin socket (DATA_DIR/admin.sock), which runs each statement on that pool.
+ * Only `query(text, params?)` → `{ rows, rowCount }` and `end()` are implemented.
+ */
+class AdminSocketDb extends Client {
+  private constructor(private readonly admin: AdminClient) {
+    super();
+  }
+
+  static async open(dataDir: string): Promise<AdminSocketDb> {
+    return new AdminSocketDb(await AdminClient.connect(adminSocketPath(dataDir)));
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override async query(text: any, params?: any): Promise<any> {
+    const response = await this.admin.request({ op: 'sql', sql: String(text), params: params ?? [] });
+    if (!response.ok) throw new Error(response.error.message);
+    return response.result;
+  }
+
+  override async end(): Promise<void> {
+    this.admin.close();
+  }
+}
+
+/**
+ * A database client for the service's database: the PostgreSQL one from its env, or, on the
+ * embedded engine, the service's own pool through its admin socket.
  */
 export async function serviceDb(service: Service): Promise<Client> {
-  const url = service.env.DATABASE_URL ?? readFileSync(join(service.env.DATA_DIR!, 'db-url'), 'utf8').trim();
-  const client = new Client({ connectionString: url });
+  if (!service.env.DATABASE_URL) return AdminSocketDb.open(service.env.DATA_DIR!);
+  const client = new Client({ connectionString: service.env.DATABASE_URL });
   await client.connect();
   return client;
 }

@@ -72,7 +72,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const ROLES: readonly AppRole[] = ['all', 'api', 'worker', 'cli'];
-const PLANS: readonly WorkspacePlanName[] = ['STARTER', 'PRO', 'ENTERPRISE'];
+export const PLANS: readonly WorkspacePlanName[] = ['STARTER', 'PRO', 'ENTERPRISE'];
 
 /** Reads, validates and completes the configuration from an environment object (never `process.env` directly). */
 export function loadConfig(env: Env): AppConfig {

@@ -4,10 +4,8 @@ import type { AppConfig } from 'src/core/config/app-config';
 import { MIGRATIONS } from '../../../migrations';
 import { createDataSource, runMigrationsLocked } from './data-source.factory';
 import { type EntityClass, registeredEntities } from './entity-registry';
-import { EMBEDDED_POOL_SIZE, EmbeddedPostgres, dataDirOwner } from './embedded-postgres';
+import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
 import { prioritisePool } from './session-priority';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /**
  * Owns the database for the life of the process: starts the embedded server when DATABASE_URL is
@@ -23,23 +21,16 @@ export class DatabaseRuntime {
   ) {}
 
   /** `entities`: default, those the loaded modules registered (DatabaseModule.forEntities). */
-  static async open(
-    config: AppConfig,
-    options: { attachToRunning?: boolean; entities?: readonly EntityClass[] } = {},
-  ): Promise<DatabaseRuntime> {
+  static async open(config: AppConfig, options: { entities?: readonly EntityClass[] } = {}): Promise<DatabaseRuntime> {
     let url = config.db.url;
     let embedded: EmbeddedPostgres | null = null;
     let poolSize = config.db.poolSize;
     if (!url) {
-      const running = options.attachToRunning ? runningEmbeddedUrl(config.dataDir) : null;
-      if (running) {
-        url = running;
-        poolSize = EMBEDDED_POOL_SIZE;
-      } else {
-        embedded = await EmbeddedPostgres.start(config.dataDir);
-        url = embedded.url;
-        poolSize = Math.min(poolSize, EMBEDDED_POOL_SIZE);
-      }
+      // Never attaches to another process's embedded database (issue 9 item 8): a running service
+      // refuses other database clients; the CLI reaches it through its admin socket instead.
+      embedded = await EmbeddedPostgres.start(config.dataDir);
+      url = embedded.url;
+      poolSize = Math.min(poolSize, EMBEDDED_POOL_SIZE);
     }
     const dataSource = createDataSource({
       url,
@@ -65,15 +56,13 @@ export class DatabaseRuntime {
     }
   }
 
+  /** Where this process's embedded server listens (null on PostgreSQL); it accepts this process's pool only. */
+  get embeddedAddress(): { host: string; port: number } | null {
+    return this.embedded?.address ?? null;
+  }
+
   async close(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.embedded?.stop();
   }
-}
-
-/** The loopback URL of a running service's embedded database (DATA_DIR/db-url), if its owner is alive. */
-function runningEmbeddedUrl(dataDir: string): string | null {
-  const file = join(dataDir, 'db-url');
-  if (!existsSync(file) || dataDirOwner(dataDir) === null) return null;
-  return readFileSync(file, 'utf8').trim() || null;
 }

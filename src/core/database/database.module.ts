@@ -16,7 +16,7 @@ export class EntitiesRegistration {}
     {
       provide: DatabaseRuntime,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => DatabaseRuntime.open(config, { attachToRunning: config.role === 'cli' }),
+      useFactory: (config: AppConfig) => DatabaseRuntime.open(config),
     },
     { provide: DataSource, inject: [DatabaseRuntime], useFactory: (runtime: DatabaseRuntime) => runtime.dataSource },
     TransactionHost,

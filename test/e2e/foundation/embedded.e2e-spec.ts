@@ -93,7 +93,7 @@ describe('database runtime', () => {
     const t = await createTestApp();
     open.push(t);
     const locked = new DataDirLockedError(t.dataDir, 1);
-    expect(locked.message).toContain('db-url');
+    expect(locked.message).toContain('admin.sock');
     // Pretend another live process holds the lock: our parent pid is alive.
     const { writeFileSync, readFileSync } = await import('node:fs');
     const lockFile = `${t.dataDir}/pgdata.lock`;
