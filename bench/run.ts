@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as aiAgent from './ai-agent';
 import * as analytics from './analytics';
@@ -25,47 +24,6 @@ import type { BenchContext, BenchModule, BenchRow } from './lib/types';
  * Adding a module: a file `bench/<name>.ts` exporting `name` and `run(ctx): Promise<BenchRow[]>`
  * (see lib/types.ts), imported and appended to MODULES below. Nothing else.
  */
-/**
- * A bench written as a standalone script (`node dist/bench/<file>`, prints its own output): run as a
- * child process, its output passed through to stderr, one row saying whether it completed. Convert
- * it to a module (rows with targets) to get its figures into the table.
- */
-function script(
-  name: string,
-  file: string,
-  needs: 'databaseUrl' | undefined,
-  /** The script's own size knobs for `--short` (a few seconds, as every table module does). */
-  shortEnv: Record<string, string>,
-): BenchModule {
-  return {
-    name,
-    run: (ctx) =>
-      new Promise<BenchRow[]>((resolve) => {
-        if (needs && !ctx[needs]) {
-          ctx.log(`${name}: skipped (needs DATABASE_URL)`);
-          resolve([]);
-          return;
-        }
-        const child = spawn(process.execPath, [join(__dirname, file)], {
-          stdio: ['ignore', process.stderr, 'inherit'],
-          env: ctx.short ? { ...process.env, ...shortEnv } : process.env,
-        });
-        child.once('exit', (code) =>
-          resolve([
-            {
-              figure: `${name} (standalone script, output above the table)`,
-              value: code,
-              unit: 'exit code',
-              target: '= 0',
-              correctness: true,
-              pass: code === 0,
-            },
-          ]),
-        );
-      }),
-  };
-}
-
 const MODULES: BenchModule[] = [
   coldStart,
   inbox,
