@@ -8,13 +8,15 @@ import { CreateTicketsAndSla1763800400000 } from './1763800400000-CreateTicketsA
 import { ConversationInbox1763800500000 } from './1763800500000-ConversationInbox';
 import { SearchExtensionsAndAiState1763900000000 } from './1763900000000-SearchExtensionsAndAiState';
 import { ChannelReplyTokens1763900100000 } from './1763900100000-ChannelReplyTokens';
-import { EventOutboxAndWebhooks1763911000000 } from './1763911000000-EventOutboxAndWebhooks';
 import { InboundEventRawBody1763909000000 } from './1763909000000-InboundEventRawBody';
+import { EventOutboxAndWebhooks1763911000000 } from './1763911000000-EventOutboxAndWebhooks';
 import { CreateAutomations1763912000000 } from './1763912000000-CreateAutomations';
 import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsAndCatalogSearch';
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 import { AgentWordIndex1764001000000 } from './1764001000000-AgentWordIndex';
+import { AgentWordIndexNoPendingList1764001050000 } from './1764001050000-AgentWordIndexNoPendingList';
+import { OutboundOrderIndex1764001100000 } from './1764001100000-OutboundOrderIndex';
 import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
 
 /** Every migration, in order. A new migration file is added here as well. */
@@ -29,12 +31,14 @@ export const MIGRATIONS = [
   ConversationInbox1763800500000,
   SearchExtensionsAndAiState1763900000000,
   ChannelReplyTokens1763900100000,
-  EventOutboxAndWebhooks1763911000000,
   InboundEventRawBody1763909000000,
+  EventOutboxAndWebhooks1763911000000,
   CreateAutomations1763912000000,
   AiAgentsAndCatalogSearch1763913000000,
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
   AgentWordIndex1764001000000,
+  AgentWordIndexNoPendingList1764001050000,
+  OutboundOrderIndex1764001100000,
   AnalyticsMessageSlots1764002000000,
 ];

@@ -11,6 +11,8 @@ export interface AgentSearchTerm {
   readonly text: string;
   /** Forms that count as the same word: the word itself, its singulars / plurals. */
   readonly forms: readonly string[];
+  /** An intent or filler word ("price", "photo"): it scores when it matches, an item need not have it. */
+  readonly optional?: boolean;
 }
 
 /** How one item matched one term: in which field, how well (1 = the word or one of its forms, < 1 = a typo). */
@@ -50,6 +52,10 @@ const TYPO_WORD_SIMILARITY = 0.5;
  *    misspelling finds items only when it is also trigram-similar (`pg_trgm` word similarity ≥ 0.5:
  *    "kettel" → "kettle", not "correr" → "cover"); a looser one ("speeker") still counts for items
  *    another word of the question found ("bluetooth speeker").
+ *    Items having every non-optional word of the question (GIN: one `&&` per word, intersected by
+ *    the index) are the candidates when there are any ("aurora kettle": the Aurora kettles, not
+ *    every Aurora product and every kettle); otherwise items having any of the words ("the kettle
+ *    and the toaster", "electric scooter" when no item has both), for the matcher to choose from.
  * 3. Per item and question word, the best match in each field; SKUs match exactly after dropping
  *    everything but letters and digits. The best `limit` items by total score, on-sale items of the
  *    caller's workspace only.
@@ -62,6 +68,10 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
 
   async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit: number): Promise<AgentSearchRow[]> {
     if (terms.length === 0 && skus.length === 0) return [];
+    // Positions of the words an item should have all of (integers: safe to write into the statement).
+    const required = [...new Set(terms.filter((t) => !t.optional).map((t) => Math.trunc(Number(t.ord))))].filter(
+      Number.isFinite,
+    );
     const rows = await this.queryRows<AgentSearchRow>(
       `WITH terms AS (
          SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
@@ -81,9 +91,20 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          FROM term_words tw CROSS JOIN (VALUES ('n:', 'name'), ('k:', 'keywords'), ('c:', 'category')) AS f(tag, field)
          GROUP BY 1, 2, 3
        ),
-       cand AS (
+       ${
+         required.length
+           ? `every_word AS (
          SELECT i.id, i.agent_words FROM catalog_items i
-         WHERE i.agent_words && ARRAY(SELECT token FROM tokens WHERE finds) AND i.status = 'ON_SALE' AND i.workspace_id = $1
+         WHERE ${required.map((ord) => `i.agent_words && ARRAY(SELECT token FROM tokens WHERE finds AND ord = ${ord})`).join(' AND ')}
+           AND i.status = 'ON_SALE' AND i.workspace_id = $1
+       ),`
+           : ''
+       }
+       cand AS (
+         ${required.length ? 'SELECT id, agent_words FROM every_word UNION ALL' : ''}
+         SELECT i.id, i.agent_words FROM catalog_items i
+         WHERE ${required.length ? 'NOT EXISTS (SELECT 1 FROM every_word) AND' : ''}
+           i.agent_words && ARRAY(SELECT token FROM tokens WHERE finds) AND i.status = 'ON_SALE' AND i.workspace_id = $1
        ),
        all_hits AS (
          SELECT cand.id, tokens.ord, tokens.field, max(tokens.score) AS score

@@ -76,7 +76,9 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
 
   /**
    * Takes a PENDING outbound message for one delivery attempt (counted) under a lease, so a duplicate
-   * job cannot send it twice. Null when it is not due, already delivered, or failed.
+   * job cannot send it twice. Null when it is not due, already delivered, or failed — or while an
+   * earlier OUTBOUND message of the conversation is still PENDING (per-conversation order: that
+   * message's delivery queues this one when it ends, see `nextPendingOutbound`).
    */
   async claimForDelivery(id: string): Promise<MessageEntity | null> {
     if (!isUuid(id)) return null;
@@ -88,11 +90,32 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
                 updated_at = now()
           WHERE workspace_id = $1 AND id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
             AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
+            -- per-conversation order: every earlier outbound message is SENT or FAILED first
+            AND NOT EXISTS (
+              SELECT 1 FROM messages e
+               WHERE e.workspace_id = $1 AND e.conversation_id = messages.conversation_id
+                 AND e.direction = 'OUTBOUND' AND e.delivery_status = 'PENDING' AND e.seq < messages.seq)
           RETURNING *)
        SELECT * FROM claimed`,
       [id],
     );
     return rows[0] ? this.fromRaw(rows[0]) : null;
+  }
+
+  /**
+   * The conversation's next outbound message still waiting after `seq` (the one an earlier pending
+   * message held back), or null.
+   */
+  async nextPendingOutbound(conversationId: string, seq: string): Promise<string | null> {
+    const rows = await this.queryRows<{ id: string }>(
+      `SELECT id FROM messages
+        WHERE workspace_id = $1 AND conversation_id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
+          AND seq > $3::bigint
+        ORDER BY seq
+        LIMIT 1`,
+      [conversationId, seq],
+    );
+    return rows[0]?.id ?? null;
   }
 
   async markSent(id: string, externalId: string | null): Promise<MessageEntity> {

@@ -174,6 +174,8 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     await seedShop(t, admin);
     const channel = await connectCustom(t, admin, mock, { path: '/custom/ai-answers' });
     await createAgent(t, admin, { channelIds: [channel.id] });
+    // The platform refuses the first delivery (retried at once): the photo must still wait for the text.
+    mock.fail('/custom/ai-answers', 1);
 
     const conversationId = await ask(admin, channel, 'cust-ai-1', 'How much is the Aurora kettle? Can I see a photo?');
     const replies = await eventually(async () => {
@@ -191,13 +193,12 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
       const sent = mock
         .received('/custom/ai-answers')
         .map((r) => r.json as { recipientId: string; message: { type: string; text?: string; url?: string } });
-      // Stored in order (above); each is its own outbound job, so with several BullMQ workers the
-      // platform may receive them in either order.
-      expect(sent.map((s) => s.message.type).sort()).toEqual(['IMAGE', 'TEXT']);
-      const text = sent.find((s) => s.message.type === 'TEXT')!;
-      expect(text.recipientId).toBe('cust-ai-1');
-      expect(text.message.text).toContain('1,299.50 USD');
-      expect(sent.find((s) => s.message.type === 'IMAGE')!.message.url).toBe('https://img.example.com/kettle.jpg');
+      // Delivered in the stored order, per conversation, on every job driver: the text (refused
+      // once, then sent), only then the photo — although each is its own outbound job.
+      expect(sent.map((s) => s.message.type)).toEqual(['TEXT', 'TEXT', 'IMAGE']);
+      expect(sent[1]!.recipientId).toBe('cust-ai-1');
+      expect(sent[1]!.message.text).toContain('1,299.50 USD');
+      expect(sent[2]!.message.url).toBe('https://img.example.com/kettle.jpg');
     });
     const conversation = (await t.http.get(`/conversations/${conversationId}`).set(admin.headers).expect(200)).body;
     expect(conversation.firstResponseAt).not.toBeNull();

@@ -19,7 +19,8 @@ export interface OutboundDeliveryJobData extends JobPayload {
 export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
 
 /**
- * Delivers stored OUTBOUND messages through the conversation's channel (DESIGN §4.4). One attempt
+ * Delivers stored OUTBOUND messages through the conversation's channel (DESIGN §4.4), in order per
+ * conversation (a message waits while an earlier one of its conversation is PENDING). One attempt
  * per job; a failed attempt leaves the message PENDING with `next_attempt_at` and schedules the next
  * job after `OUTBOUND_RETRY_DELAYS` (5 s, 30 s, 2 min, 10 min, 1 h: 6 attempts); the last failure,
  * or one retrying cannot fix, ends FAILED with `deliveryError`. Any 2xx → SENT.
@@ -70,6 +71,7 @@ export class OutboundDeliveryService {
           conversationId: sent.conversationId,
         });
       });
+      await this.releaseNext(workspaceId, message);
       return 'sent';
     } catch (error) {
       return this.attemptFailed(workspaceId, message, error);
@@ -98,7 +100,23 @@ export class OutboundDeliveryService {
       return 'retrying';
     }
     this.logger.warn({ messageId: updated.id, attempts: attempt, reason }, 'Outbound message failed');
+    await this.releaseNext(workspaceId, message);
     return 'failed';
+  }
+
+  /**
+   * Per-conversation order: a message is claimed only when every earlier OUTBOUND message of its
+   * conversation is SENT or FAILED, so a later one whose job ran meanwhile was held back. Once this
+   * one is done, queue the conversation's next pending message (after the commit above, so its
+   * claim sees this one finished). Never throws: the recovery sweep is the safety net.
+   */
+  private async releaseNext(workspaceId: string, done: MessageEntity): Promise<void> {
+    try {
+      const next = await this.messages.nextPendingOutbound(done.conversationId, done.seq);
+      if (next) await this.enqueue(workspaceId, next, `${next}-after-${done.id}`);
+    } catch (error) {
+      this.logger.warn({ err: error, messageId: done.id }, 'Could not queue the next message of the conversation');
+    }
   }
 }
 
