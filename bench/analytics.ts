@@ -19,7 +19,17 @@
 import { readFileSync } from 'node:fs';
 import type { Client } from 'pg';
 import { sequential } from './lib/load';
-import { type Json, adminSession, call, commonEnv, serviceDb, startService, stop, withDataDir, withDatabase } from './lib/service';
+import {
+  type Json,
+  adminSession,
+  call,
+  commonEnv,
+  serviceDb,
+  startService,
+  stop,
+  withDataDir,
+  withDatabase,
+} from './lib/service';
 import { type BenchContext, type BenchRow, atLeast, below, round } from './lib/types';
 
 export const name = 'analytics';
@@ -158,7 +168,12 @@ interface ExportResult {
 }
 
 /** Streams the export to nowhere, counting lines and sampling the service's RSS. */
-async function exportRun(base: string, headers: Record<string, string>, path: string, pid: number): Promise<ExportResult> {
+async function exportRun(
+  base: string,
+  headers: Record<string, string>,
+  path: string,
+  pid: number,
+): Promise<ExportResult> {
   const rssBefore = rssMb(pid);
   let rssMax = rssBefore;
   const sampler = setInterval(() => {
@@ -232,9 +247,10 @@ async function measure(
   const h = admin.headers;
   await call(base, 'PUT', '/workspace', h, { timezone: 'Europe/Berlin' });
   const [channel] = (
-    await db.query(`INSERT INTO channel_connections (workspace_id, type, name) VALUES ($1, 'CUSTOM', 'Bench') RETURNING id`, [
-      admin.workspaceId,
-    ])
+    await db.query(
+      `INSERT INTO channel_connections (workspace_id, type, name) VALUES ($1, 'CUSTOM', 'Bench') RETURNING id`,
+      [admin.workspaceId],
+    )
   ).rows as { id: string }[];
   const agentIds: string[] = [];
   for (let i = 0; i < AGENTS; i++) {
@@ -247,7 +263,9 @@ async function measure(
     agentIds.push(String(member.userId));
   }
   const messages = size.conversations * size.messagesPer;
-  ctx.log(`analytics: seeding PG (${size.conversations} conversations, ${messages} messages, ${size.exportRows} export rows)`);
+  ctx.log(
+    `analytics: seeding PG (${size.conversations} conversations, ${messages} messages, ${size.exportRows} export rows)`,
+  );
   const seedStart = performance.now();
   await seed(db, admin.workspaceId, channel!.id, agentIds, size);
   const seedSeconds = Math.round((performance.now() - seedStart) / 1000);

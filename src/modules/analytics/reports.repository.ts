@@ -88,7 +88,11 @@ export class ReportsRepository {
     }
     const stream = client.query(
       // Rows as arrays in column order: no per-row object with named keys to build.
-      new QueryStream(sql, params, { batchSize: PORTAL_BATCH_ROWS, highWaterMark: PORTAL_BATCH_ROWS, rowMode: 'array' }),
+      new QueryStream(sql, params, {
+        batchSize: PORTAL_BATCH_ROWS,
+        highWaterMark: PORTAL_BATCH_ROWS,
+        rowMode: 'array',
+      }),
     );
     let released = false;
     const release = (): void => {
