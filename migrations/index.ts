@@ -15,6 +15,7 @@ import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsA
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
+import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
   AnalyticsMessageSlots1764002000000,
+  AnalyticsMessageSlotShards1764002100000,
 ];
