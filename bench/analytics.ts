@@ -116,10 +116,12 @@ export async function seed(
     [workspaceId],
   );
   await db.query(
+    // Marked as already checked: otherwise the SLA sweeper would work through 100,000 overdue
+    // records (breach stamps, events) during the measurements. Analytics reads only the due times.
     `INSERT INTO conversation_slas (workspace_id, conversation_id, policy_id, policy_name, conversation_created_at,
-                                    first_response_due_at, resolution_due_at)
+                                    first_response_due_at, resolution_due_at, first_response_checked_at, resolution_checked_at)
      SELECT c.workspace_id, c.id, gen_random_uuid(), 'Standard', c.created_at, c.created_at + interval '5 minutes',
-            c.created_at + interval '4 hours'
+            c.created_at + interval '4 hours', now(), now()
        FROM conversations c WHERE c.workspace_id = $1`,
     [workspaceId],
   );
