@@ -19,7 +19,17 @@
 import { readFileSync } from 'node:fs';
 import type { Client } from 'pg';
 import { sequential } from './lib/load';
-import { type Json, adminSession, call, commonEnv, serviceDb, startService, stop, withDataDir, withDatabase } from './lib/service';
+import {
+  type Json,
+  adminSession,
+  call,
+  commonEnv,
+  serviceDb,
+  startService,
+  stop,
+  withDataDir,
+  withDatabase,
+} from './lib/service';
 import { type BenchContext, type BenchRow, atLeast, below, round } from './lib/types';
 
 export const name = 'analytics';
@@ -106,10 +116,12 @@ export async function seed(
     [workspaceId],
   );
   await db.query(
+    // Marked as already checked: otherwise the SLA sweeper would work through 100,000 overdue
+    // records (breach stamps, events) during the measurements. Analytics reads only the due times.
     `INSERT INTO conversation_slas (workspace_id, conversation_id, policy_id, policy_name, conversation_created_at,
-                                    first_response_due_at, resolution_due_at)
+                                    first_response_due_at, resolution_due_at, first_response_checked_at, resolution_checked_at)
      SELECT c.workspace_id, c.id, gen_random_uuid(), 'Standard', c.created_at, c.created_at + interval '5 minutes',
-            c.created_at + interval '4 hours'
+            c.created_at + interval '4 hours', now(), now()
        FROM conversations c WHERE c.workspace_id = $1`,
     [workspaceId],
   );
@@ -158,7 +170,12 @@ interface ExportResult {
 }
 
 /** Streams the export to nowhere, counting lines and sampling the service's RSS. */
-async function exportRun(base: string, headers: Record<string, string>, path: string, pid: number): Promise<ExportResult> {
+async function exportRun(
+  base: string,
+  headers: Record<string, string>,
+  path: string,
+  pid: number,
+): Promise<ExportResult> {
   const rssBefore = rssMb(pid);
   let rssMax = rssBefore;
   const sampler = setInterval(() => {
@@ -232,9 +249,10 @@ async function measure(
   const h = admin.headers;
   await call(base, 'PUT', '/workspace', h, { timezone: 'Europe/Berlin' });
   const [channel] = (
-    await db.query(`INSERT INTO channel_connections (workspace_id, type, name) VALUES ($1, 'CUSTOM', 'Bench') RETURNING id`, [
-      admin.workspaceId,
-    ])
+    await db.query(
+      `INSERT INTO channel_connections (workspace_id, type, name) VALUES ($1, 'CUSTOM', 'Bench') RETURNING id`,
+      [admin.workspaceId],
+    )
   ).rows as { id: string }[];
   const agentIds: string[] = [];
   for (let i = 0; i < AGENTS; i++) {
@@ -247,7 +265,9 @@ async function measure(
     agentIds.push(String(member.userId));
   }
   const messages = size.conversations * size.messagesPer;
-  ctx.log(`analytics: seeding PG (${size.conversations} conversations, ${messages} messages, ${size.exportRows} export rows)`);
+  ctx.log(
+    `analytics: seeding PG (${size.conversations} conversations, ${messages} messages, ${size.exportRows} export rows)`,
+  );
   const seedStart = performance.now();
   await seed(db, admin.workspaceId, channel!.id, agentIds, size);
   const seedSeconds = Math.round((performance.now() - seedStart) / 1000);

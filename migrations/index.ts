@@ -18,6 +18,7 @@ import { AgentWordIndex1764001000000 } from './1764001000000-AgentWordIndex';
 import { AgentWordIndexNoPendingList1764001050000 } from './1764001050000-AgentWordIndexNoPendingList';
 import { OutboundOrderIndex1764001100000 } from './1764001100000-OutboundOrderIndex';
 import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
+import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   AgentWordIndexNoPendingList1764001050000,
   OutboundOrderIndex1764001100000,
   AnalyticsMessageSlots1764002000000,
+  AnalyticsMessageSlotShards1764002100000,
 ];

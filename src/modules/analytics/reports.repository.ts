@@ -19,10 +19,12 @@ export type ReportRow = Record<string, string | number | boolean | null>;
 /** Rows fetched per FETCH by the embedded engine's export (each FETCH holds PGlite's one session). */
 export const EXPORT_BATCH_ROWS = 1000;
 /**
- * Rows per portal fetch on PostgreSQL (and the stream's buffer): fewer round trips and stream
- * wake-ups than 1,000; about 1–2 MB of rows in flight for a wide report.
+ * Rows per portal fetch on PostgreSQL (and the stream's buffer). Measured on the 1,000,000-row
+ * messages export (PostgreSQL 15, load average ~27 on 2 cores): 1,000 → 18,115 rows/s, RSS +9 MB;
+ * 2,500 → 39,473 rows/s, +4 MB; 5,000 → 26,778 rows/s, +76 MB (more rows survive V8's young
+ * generation and it grows to its maximum).
  */
-export const PORTAL_BATCH_ROWS = 5000;
+export const PORTAL_BATCH_ROWS = 2500;
 
 /**
  * Report rows, read only, under the caller's workspace (`workspace_id = $1` from the tenant
@@ -88,7 +90,11 @@ export class ReportsRepository {
     }
     const stream = client.query(
       // Rows as arrays in column order: no per-row object with named keys to build.
-      new QueryStream(sql, params, { batchSize: PORTAL_BATCH_ROWS, highWaterMark: PORTAL_BATCH_ROWS, rowMode: 'array' }),
+      new QueryStream(sql, params, {
+        batchSize: PORTAL_BATCH_ROWS,
+        highWaterMark: PORTAL_BATCH_ROWS,
+        rowMode: 'array',
+      }),
     );
     let released = false;
     const release = (): void => {

@@ -45,8 +45,13 @@ describe('Analytics message counts (rollup)', () => {
     msg[key] = rows[0]!.id;
   };
   const inbox = async (extra: Record<string, string> = {}) =>
-    (await t.http.get('/analytics/inbox').query({ ...WINDOW, interval: 'DAY', ...extra }).set(admin.headers).expect(200))
-      .body as { series: { bucket: string; inbound: number; outbound: number }[]; byChannel: unknown[] };
+    (
+      await t.http
+        .get('/analytics/inbox')
+        .query({ ...WINDOW, interval: 'DAY', ...extra })
+        .set(admin.headers)
+        .expect(200)
+    ).body as { series: { bucket: string; inbound: number; outbound: number }[]; byChannel: unknown[] };
   const messages = async (query: Record<string, string>) =>
     (await t.http.get('/analytics/summary').query(query).set(admin.headers).expect(200)).body.messages as {
       inbound: number;
@@ -96,7 +101,10 @@ describe('Analytics message counts (rollup)', () => {
   });
 
   it('counts windows that start or end inside a 15-minute slot exactly', async () => {
-    expect(await messages({ from: '2026-05-02T10:07:00Z', to: '2026-05-02T10:08:00Z' })).toEqual({ inbound: 1, outbound: 0 });
+    expect(await messages({ from: '2026-05-02T10:07:00Z', to: '2026-05-02T10:08:00Z' })).toEqual({
+      inbound: 1,
+      outbound: 0,
+    });
     expect(await messages({ from: '2026-05-02T10:07:30.001Z', to: '2026-05-02T10:08:00Z' })).toEqual({
       inbound: 0,
       outbound: 0,
