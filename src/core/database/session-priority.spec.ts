@@ -24,6 +24,16 @@ describe('SessionPriority (embedded engine: acks before pipeline work, issue 16)
     void never;
   });
 
+  it('work started from the foreground (a job an ack enqueued) runs as background work', async () => {
+    const priority = new SessionPriority();
+    const seen = await priority.foreground(async () => [
+      priority.inForeground,
+      priority.background(() => priority.inForeground),
+    ]);
+    expect(seen).toEqual([true, false]);
+    expect(priority.inForeground).toBe(false);
+  });
+
   it('serves foreground connection requests before queued background ones', async () => {
     const priority = new SessionPriority();
     // A pool of one that never connects to a server: the queue order is what is observed.

@@ -27,6 +27,11 @@ export class SessionPriority {
     }
   }
 
+  /** Runs `fn` as background work even when called from foreground work (jobs it starts). */
+  background<T>(fn: () => T): T {
+    return this.storage.exit(fn);
+  }
+
   get inForeground(): boolean {
     return this.storage.getStore() === true;
   }

@@ -52,8 +52,12 @@ export class InlineDriver {
         return;
       }
       try {
-        if (this.yieldTo) await this.yieldTo.priority.yieldToForeground(this.yieldTo.maxWaitMs);
-        await this.registry.execute(name, data);
+        if (this.yieldTo) {
+          const { priority, maxWaitMs } = this.yieldTo;
+          await priority.yieldToForeground(maxWaitMs);
+          // A job enqueued by an ack must not inherit its foreground priority.
+          await priority.background(() => this.registry.execute(name, data));
+        } else await this.registry.execute(name, data);
         return;
       } catch (error) {
         release(); // the slot is not held during the backoff

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { containsNul, sanitizeJson } from 'src/core/http/input-guard';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
@@ -25,6 +26,7 @@ type ReceivedRow = Parameters<InboundEventsRepository['insertReceived']>[0][numb
 export class InboundEventsService {
   private readonly logger = new Logger('InboundEvents');
   private readonly toEnqueue: { id: string; workspaceId: string }[] = [];
+  private readonly enqueueScope = new AsyncResource('InboundEnqueue');
   // Foreground on the session: served before queued pipeline work on the embedded engine.
   private readonly acks = new GroupCommit<ReceivedRow>((workspaceId, rows) =>
     sessionPriority.foreground(() => runAsWorkspace(workspaceId, () => this.events.insertReceived(rows))),
@@ -76,7 +78,9 @@ export class InboundEventsService {
    * 16). The caller's answer does not wait for it. Never throws: the sweep recovers a lost enqueue.
    */
   private enqueueSoon(events: readonly { id: string; workspaceId: string }[]): void {
-    if (this.toEnqueue.length === 0) setImmediate(() => void this.enqueuePending());
+    // Scheduled outside the request's async context (its tenant, request id, ack priority).
+    if (this.toEnqueue.length === 0)
+      this.enqueueScope.runInAsyncScope(() => setImmediate(() => void this.enqueuePending()));
     this.toEnqueue.push(...events);
   }
 
