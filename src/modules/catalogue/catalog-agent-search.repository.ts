@@ -62,15 +62,23 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
       // query that runs in milliseconds); the trigram index rather than a scan of the workspace
       // (word_similarity on the index's matches only). The settings are put back afterwards.
       // ($1 is always the caller's workspace.)
-      // One statement sets all three (`jit` only where the server has it: the CASE reads the old value
-      // first, and set_config runs only when there was one).
-      const [previous] = await this.queryRows<{ seqscan: string; jit: string | null }>(
-        `SELECT $1::uuid AS workspace, current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit,
-                set_config('pg_trgm.word_similarity_threshold', $2, true),
-                set_config('enable_seqscan', 'off', true),
-                CASE WHEN current_setting('jit', true) IS NOT NULL THEN set_config('jit', 'off', true) END AS jit_off`,
+      //
+      // One statement: whether the workspace has an item on sale at all (no catalogue: nothing to
+      // search, nothing set, one round trip), and if so the three settings (`jit` only where the
+      // server has it). Select-list expressions run left to right: the old values are read first.
+      const [previous] = await this.queryRows<{ has_items: boolean; seqscan: string; jit: string | null }>(
+        `WITH s AS (
+           SELECT EXISTS (SELECT 1 FROM catalog_items i WHERE i.workspace_id = $1 AND i.status = 'ON_SALE') AS has_items,
+                  current_setting('enable_seqscan') AS seqscan, current_setting('jit', true) AS jit
+         )
+         SELECT s.has_items, s.seqscan, s.jit,
+                CASE WHEN s.has_items THEN set_config('pg_trgm.word_similarity_threshold', $2, true) END AS threshold,
+                CASE WHEN s.has_items THEN set_config('enable_seqscan', 'off', true) END AS seqscan_off,
+                CASE WHEN s.has_items AND s.jit IS NOT NULL THEN set_config('jit', 'off', true) END AS jit_off
+           FROM s`,
         [CANDIDATE_WORD_SIMILARITY],
       );
+      if (!previous?.has_items) return [];
       const rows = await this.queryRows<AgentSearchRow>(
         `WITH terms AS (
            SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
