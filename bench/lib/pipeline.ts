@@ -216,6 +216,22 @@ export async function forEachEngine(
   } else ctx.log('PostgreSQL + Redis round skipped (needs DATABASE_URL and REDIS_URL)');
 }
 
+/**
+ * The counts once they stop moving: the counter's file is rewritten every 250 ms (later on a loaded
+ * machine), and after-commit work (outbox relay, delivery jobs) follows the last event by a moment.
+ */
+async function settledCounts(p: PipelineService): Promise<Counts> {
+  let last = p.counts();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    const now = p.counts();
+    if (now.sql === last.sql && now.redis === last.redis) return now;
+    last = now;
+  }
+  return last;
+}
+
 export interface BurstResult {
   /** Stored + assigned + ticketed messages per second (first request → last event processed). */
   readonly rate: number;
@@ -243,7 +259,7 @@ export async function burst(
   messages: number,
   senders: number,
 ): Promise<BurstResult> {
-  const before = p.counts();
+  const before = await settledCounts(p);
   const started = Date.now();
   const sent = await load({
     url: channel.url,
@@ -253,9 +269,7 @@ export async function burst(
     build: signed(channel.secret, tag, senders),
   });
   await waitDrained(db, 900_000);
-  // The counter's file is rewritten every 250 ms: let the last statements of the burst reach it.
-  await new Promise((r) => setTimeout(r, 600));
-  const after = p.counts();
+  const after = await settledCounts(p);
   const found = await stored(db, tag);
   const complete = await completed(db, tag);
   const counted = after.sql > 0;
