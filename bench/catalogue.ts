@@ -195,7 +195,8 @@ async function engineRound(
   sizes: Sizes,
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const svc = await startService(env);
+  // A generous start-up allowance: on a loaded machine the first start (initdb + migrations) can take minutes.
+  const svc = await startService(env, 600_000);
   const pid = svc.child.pid!;
   const shop = await mockShop(sizes.siteProducts);
   try {
