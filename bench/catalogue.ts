@@ -1,58 +1,66 @@
 /**
  * Catalogue benchmark (DESIGN §13): feed upsert of 500 items, CSV preview + commit of 100,000 rows
- * with the server's peak resident memory, and a 10,000-product, 100-page website sync.
+ * with the service's peak resident memory, and a 10,000-product, 100-page website sync — on the
+ * embedded engine and (with DATABASE_URL) on PostgreSQL.
  *
- *   npm run build && node dist/bench/catalogue.js
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node dist/bench/catalogue.js
+ *   npm run bench -- catalogue                  # embedded (+ PostgreSQL with DATABASE_URL)
+ *   npm run bench -- --short catalogue          # 5,000 CSV rows, 3 feed rounds
  *
- * The service runs as a child process (`dist/src/main.js`, role `all`, inline jobs unless REDIS_URL
- * is set) so its memory is measured alone (Linux /proc: VmHWM, reset through clear_refs before the
- * import). With DATABASE_URL the bench creates and drops its own database on that server; without
- * it the service uses the embedded PGlite, which lives inside the service process (its memory counts).
+ * The service runs as a child process (`dist/src/main.js`, bench/lib/service.ts), so its memory is
+ * its own: peak RSS is the kernel's VmHWM of that process, reset through /proc/<pid>/clear_refs just
+ * before the import. On the embedded engine PGlite lives inside the service process, so the database's
+ * memory counts too; on PostgreSQL it does not (the server is another process).
+ *
+ * Wall times depend on the machine's load; the costs next to them do not: the service's CPU time per
+ * request (/proc/<pid>/stat), the SQL statements it sent (`sis_db_statements_total` on /metrics,
+ * less what a scrape alone costs), and rows per statement. Every figure is checked against what was
+ * stored: the feed's 500 items are read back with the last round's price, the CSV's rows are counted
+ * by committing the same file again (0 created, every row updated) and spot-checked by SKU.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
-
-interface Json {
-  [key: string]: unknown;
-}
-
+import { loadavg } from 'node:os';
+import { type Json, type Service, call, commonEnv, startService, stop, withDataDir, withDatabase } from './lib/service';
 import type { BenchContext, BenchRow } from './lib/types';
-import { below, round as round1 } from './lib/types';
+import { below, round } from './lib/types';
 
 export const name = 'catalogue';
 
-let FEED_ROUNDS = 10;
-let CSV_ROWS = 100_000;
-let SITE_PRODUCTS = 10_000;
+const FEED_ITEMS = 500;
 const SITE_PAGE_SIZE = 100;
+
+interface Sizes {
+  readonly feedRounds: number;
+  readonly csvRows: number;
+  readonly siteProducts: number;
+}
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-function median(values: number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+function load1(): number {
+  return round(loadavg()[0] ?? 0, 1);
 }
 
+/** VmRSS / VmHWM of a process, in MB. */
 function procStatus(pid: number, key: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** CPU time (user + system, all threads) the process has used so far, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Resets the process's peak RSS (VmHWM) so the next reading covers only what follows. */
@@ -65,50 +73,33 @@ function resetPeak(pid: number): boolean {
   }
 }
 
-class Api {
-  constructor(
-    private readonly base: string,
-    public headers: Record<string, string> = {},
-  ) {}
-
-  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        ...this.headers,
-        ...headers,
-        ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 300)}`);
-    return text ? (JSON.parse(text) as Json) : {};
-  }
+/** The service's statement counter (sis_db_statements_total). */
+async function statements(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const match = /^sis_db_statements_total (\d+)/m.exec(text);
+  return match ? Number(match[1]) : NaN;
 }
 
-async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/health`);
-      if (res.ok) return { child, base };
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('service did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** What one request cost the service: wall time, CPU time and statements (a scrape's own statements taken off). */
+interface Cost {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly statements: number;
 }
 
-function buildCsv(rows: number): string {
+async function measured<T>(svc: Service, scrape: number, fn: () => Promise<T>): Promise<{ result: T; cost: Cost }> {
+  const pid = svc.child.pid!;
+  const before = await statements(svc.base);
+  const cpu = cpuMs(pid);
+  const start = process.hrtime.bigint();
+  const result = await fn();
+  const wallMs = ms(start);
+  const cpuUsed = cpuMs(pid) - cpu;
+  const after = await statements(svc.base);
+  return { result, cost: { wallMs, cpuMs: cpuUsed, statements: after - before - scrape } };
+}
+
+function csvText(rows: number): string {
   const lines = ['Product ID,Product Name,Unit price,Currency,Description,SKU,Category,Qty,Image URLs,Tags'];
   for (let i = 1; i <= rows; i++) {
     lines.push(
@@ -120,10 +111,21 @@ function buildCsv(rows: number): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-async function mockShop(
-  products: number,
-  pageSize: number,
-): Promise<{ server: Server; url: string; requests: () => number }> {
+function feedItems(round: number): Json[] {
+  return Array.from({ length: FEED_ITEMS }, (_, i) => ({
+    id: `feed-${i}`,
+    name: `Feed product ${i}`,
+    price: 1000 + i + round,
+    currency: 'THB',
+    description: `Feed product ${i}, round ${round}`,
+    sku: `F-${i}`,
+    category: `Feed ${i % 10}`,
+    stock: (i + round) % 20,
+    images: [`https://feed.example.com/${i}.jpg`],
+  }));
+}
+
+async function mockShop(products: number): Promise<{ server: Server; url: string; requests: () => number }> {
   let requests = 0;
   const catalogue = Array.from({ length: products }, (_, i) => ({
     id: `site-${i + 1}`,
@@ -140,7 +142,7 @@ async function mockShop(
     requests++;
     const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ items: catalogue.slice((page - 1) * pageSize, page * pageSize) }));
+    res.end(JSON.stringify({ items: catalogue.slice((page - 1) * SITE_PAGE_SIZE, page * SITE_PAGE_SIZE) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -150,209 +152,223 @@ async function mockShop(
   };
 }
 
-async function waitRun(api: Api, websiteId: string, runId: string): Promise<Json> {
+async function upload(base: string, headers: Record<string, string>, csv: string): Promise<Json> {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+  const res = await fetch(`${base}/catalog/import/preview`, { method: 'POST', headers, body: form });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST /catalog/import/preview → ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Json;
+}
+
+/** Every item of one source, read back page by page. */
+async function listAll(base: string, headers: Record<string, string>, source: string): Promise<Json[]> {
+  const items: Json[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await call(
+      base,
+      'GET',
+      `/catalog?source=${source}&status=ALL&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      headers,
+    );
+    items.push(...(page.data as Json[]));
+    cursor = (page.nextCursor as string | null) ?? null;
+  } while (cursor);
+  return items;
+}
+
+async function waitRun(base: string, headers: Record<string, string>, websiteId: string, runId: string): Promise<Json> {
   for (;;) {
-    const runs = await api.call('GET', `/catalog/websites/${websiteId}/runs?limit=10`);
+    const runs = await call(base, 'GET', `/catalog/websites/${websiteId}/runs?limit=10`, headers);
     const run = (runs.data as Json[]).find((r) => r.id === runId);
     if (run && run.status !== 'RUNNING') return run;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-async function once(adminUrl: string | undefined): Promise<Record<string, unknown>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sis-bench-'));
-  let databaseUrl: string | undefined;
-  let dbName: string | undefined;
-  if (adminUrl) {
-    dbName = `sis_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
-  }
-  const env: Record<string, string> = {
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: 'bench-jwt-secret-0123456789',
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-    SIGNUP_ENABLED: 'true',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
-  };
-  const { child, base } = await startService(env);
-  const pid = child.pid!;
-  const results: Record<string, unknown> = {
-    engine: databaseUrl ? 'postgresql' : 'embedded PGlite',
-    jobs: process.env.REDIS_URL ? 'redis' : 'inline',
-  };
-  const shop = await mockShop(SITE_PRODUCTS, SITE_PAGE_SIZE);
+/** One engine's round: rows for the table. */
+async function engineRound(
+  ctx: BenchContext,
+  engine: string,
+  env: Record<string, string>,
+  sizes: Sizes,
+): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  // A generous start-up allowance: on a loaded machine the first start (initdb + migrations) can take minutes.
+  const svc = await startService(env, 600_000);
+  const pid = svc.child.pid!;
+  const shop = await mockShop(sizes.siteProducts);
   try {
-    const api = new Api(base);
-    const signup = await api.call('POST', '/auth/signup', {
-      workspaceName: 'Bench',
-      name: 'Bench',
-      email: `bench-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'password-123',
-    });
-    const workspaceId = (signup.workspaces as Json[])[0]!.id as string;
-    api.headers = { authorization: `Bearer ${String(signup.accessToken)}`, 'x-workspace-id': workspaceId };
-    const token = await api.call('POST', '/developer/tokens', { name: 'bench', scopes: ['catalog:write'] });
-    const feed = new Api(base, { authorization: `Bearer ${String(token.token)}` });
+    const login = await call(svc.base, 'POST', '/auth/login', {}, { email: 'admin@example.com', password: env.BOOTSTRAP_ADMIN_PASSWORD });
+    const workspaceId = String((login.workspaces as Json[])[0]!.id);
+    const admin = { authorization: `Bearer ${String(login.accessToken)}`, 'x-workspace-id': workspaceId };
+    const token = await call(svc.base, 'POST', '/developer/tokens', admin, { name: 'bench', scopes: ['catalog:write'] });
+    const feed = { authorization: `Bearer ${String(token.token)}` };
+    // What a /metrics scrape costs in statements by itself (it reads queue and event gauges).
+    const s0 = await statements(svc.base);
+    const s1 = await statements(svc.base);
+    const scrape = s1 - s0;
 
-    // 1. Feed upsert, 500 items: the first request creates, the next ones update.
-    const feedTimes: number[] = [];
-    for (let round = 0; round < FEED_ROUNDS; round++) {
-      const items = Array.from({ length: 500 }, (_, i) => ({
-        id: `feed-${i}`,
-        name: `Feed product ${i}`,
-        price: 1000 + i + round,
-        currency: 'THB',
-        description: `Feed product ${i}, round ${round}`,
-        sku: `F-${i}`,
-        category: `Feed ${i % 10}`,
-        stock: (i + round) % 20,
-        images: [`https://feed.example.com/${i}.jpg`],
-      }));
-      const start = process.hrtime.bigint();
-      await feed.call('PUT', '/catalog/feed/items', { items });
-      feedTimes.push(ms(start));
+    // 1. Feed upsert, 500 items: the first request creates, the next ones update every item.
+    ctx.log(`catalogue (${engine}): feed upsert, ${sizes.feedRounds} rounds`);
+    const costs: Cost[] = [];
+    const loadFeed = load1();
+    for (let r = 0; r < sizes.feedRounds; r++) {
+      const items = feedItems(r);
+      const { cost } = await measured(svc, scrape, () =>
+        call(svc.base, 'PUT', '/catalog/feed/items', feed, { items }),
+      );
+      costs.push(cost);
     }
-    results.feedUpsert500 = {
-      firstCreateMs: Math.round(feedTimes[0]!),
-      updateMedianMs: Math.round(median(feedTimes.slice(1))),
-      updateMaxMs: Math.round(Math.max(...feedTimes.slice(1))),
-    };
+    const stored = await listAll(svc.base, admin, 'FEED');
+    const last = sizes.feedRounds - 1;
+    const wrong = stored.filter((item) => {
+      const i = Number(String(item.externalId).slice('feed-'.length));
+      return item.price !== 1000 + i + last || item.description !== `Feed product ${i}, round ${last}`;
+    }).length;
+    const updates = costs.slice(1);
+    const updateMedian = median(updates.map((c) => c.wallMs));
+    rows.push({
+      figure: `feed upsert 500 items, update median (${engine})`,
+      value: Math.round(updateMedian),
+      unit: 'ms',
+      ...below(updateMedian, 300),
+      note:
+        `${updates.length} updates (every item changed), max ${Math.round(Math.max(...updates.map((c) => c.wallMs)))} ms; ` +
+        `first (creates) ${Math.round(costs[0]!.wallMs)} ms; service CPU median ${median(updates.map((c) => c.cpuMs))} ms/upsert; ` +
+        `${median(updates.map((c) => c.statements))} SQL statements/upsert; load ${loadFeed}`,
+    });
+    rows.push({
+      figure: `feed upsert: items stored as last sent (${engine})`,
+      value: stored.length - wrong,
+      unit: 'items',
+      target: `= ${FEED_ITEMS}`,
+      pass: stored.length === FEED_ITEMS && wrong === 0,
+      correctness: true,
+      note: `${stored.length} FEED items read back, ${wrong} not as last sent`,
+    });
 
-    // 2. CSV import, 100,000 rows.
-    const csv = buildCsv(CSV_ROWS);
+    // 2. CSV import: preview (the file is stored), commit, then the same file again (must only update).
+    ctx.log(`catalogue (${engine}): CSV ${sizes.csvRows.toLocaleString('en')} rows`);
+    const csv = csvText(sizes.csvRows);
     const rssBefore = procStatus(pid, 'VmRSS');
     const peakReset = resetPeak(pid);
-    let sampledPeak = rssBefore;
-    const sampler = setInterval(() => {
-      sampledPeak = Math.max(sampledPeak, procStatus(pid, 'VmRSS'));
-    }, 20);
-    const form = new FormData();
-    form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
+    const loadCsv = load1();
     let start = process.hrtime.bigint();
-    const preview = await api.call('POST', '/catalog/import/preview', form);
+    const preview = await upload(svc.base, admin, csv);
     const previewMs = ms(start);
     const previewPeak = procStatus(pid, 'VmHWM');
     resetPeak(pid);
-    start = process.hrtime.bigint();
-    const commit = await api.call('POST', `/catalog/import/${String(preview.importId)}/commit`, {});
-    const commitMs = ms(start);
+    const commit = await measured(svc, scrape, () =>
+      call(svc.base, 'POST', `/catalog/import/${String(preview.importId)}/commit`, admin, {}),
+    );
     const commitPeak = procStatus(pid, 'VmHWM');
-    const form2 = new FormData();
-    form2.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
-    const preview2 = await api.call('POST', '/catalog/import/preview', form2);
-    start = process.hrtime.bigint();
-    const recommit = await api.call('POST', `/catalog/import/${String(preview2.importId)}/commit`, {});
-    const recommitMs = ms(start);
-    clearInterval(sampler);
-    results.csvImport100k = {
-      fileMB: Math.round((Buffer.byteLength(csv) / 1024 / 1024) * 10) / 10,
-      previewMs: Math.round(previewMs),
-      commitMs: Math.round(commitMs),
-      created: commit.created,
-      errorCount: commit.errorCount,
-      sameFileAgainCommitMs: Math.round(recommitMs),
-      sameFileAgainUpdated: recommit.updated,
-      sameFileAgainCreated: recommit.created,
-      serverRssBeforeMB: Math.round(rssBefore),
-      serverPeakRssPreviewMB: Math.round(previewPeak),
-      serverPeakRssCommitMB: Math.round(commitPeak),
-      serverPeakRssBothImportsMB: Math.round(peakReset ? procStatus(pid, 'VmHWM') : sampledPeak),
-      serverPeakRssBothImportsSampledMB: Math.round(sampledPeak),
-    };
+    const preview2 = await upload(svc.base, admin, csv);
+    const recommit = await measured(svc, scrape, () =>
+      call(svc.base, 'POST', `/catalog/import/${String(preview2.importId)}/commit`, admin, {}),
+    );
+    const peakAll = peakReset ? procStatus(pid, 'VmHWM') : NaN;
+    // Spot checks: a few rows by SKU, with the price the file gave them.
+    const probes = [1, Math.ceil(sizes.csvRows / 3), Math.ceil(sizes.csvRows / 2), sizes.csvRows];
+    let found = 0;
+    for (const i of probes) {
+      const page = await call(svc.base, 'GET', `/catalog?search=SKU-${i}&status=ALL&limit=100`, admin);
+      const item = (page.data as Json[]).find((it) => it.sku === `SKU-${i}`);
+      const price = `${(1000 + (i % 5000)).toLocaleString('en-US')}.${String(i % 100).padStart(2, '0')}`;
+      if (item && item.name === `Product ${i}, model ${i % 97}` && item.priceDisplay === price) found++;
+    }
+    const c1 = commit.result;
+    const c2 = recommit.result;
+    const label = sizes.csvRows.toLocaleString('en');
+    rows.push({
+      figure: `CSV commit ${label} rows (${engine})`,
+      value: round(commit.cost.wallMs / 1000, 2),
+      unit: 's',
+      ...below(commit.cost.wallMs / 1000, 30),
+      note:
+        `preview ${Math.round(previewMs)} ms; same file again ${round(recommit.cost.wallMs / 1000, 2)} s; ` +
+        `service CPU ${round(commit.cost.cpuMs / 1000, 1)} s; ${commit.cost.statements} statements ` +
+        `(${Math.round(sizes.csvRows / Math.max(1, commit.cost.statements))} rows/statement); load ${loadCsv}`,
+    });
+    rows.push({
+      figure: `CSV import ${label} rows, service peak RSS (${engine})`,
+      value: Math.round(peakAll),
+      unit: 'MB',
+      ...below(peakAll, 300),
+      note:
+        `two previews + two commits; before ${Math.round(rssBefore)} MB, preview peak ${Math.round(previewPeak)} MB, ` +
+        `commit peak ${Math.round(commitPeak)} MB${engine === 'embedded' ? ' (the embedded database lives in the service process)' : ''}`,
+    });
+    const allStored =
+      c1.created === sizes.csvRows && c1.errorCount === 0 && c2.created === 0 && c2.updated === sizes.csvRows;
+    rows.push({
+      figure: `CSV rows stored (${engine})`,
+      value: Number(c1.created),
+      unit: 'rows',
+      target: `= ${label}`,
+      pass: allStored && found === probes.length,
+      correctness: true,
+      note: `first commit created ${String(c1.created)} (errors ${String(c1.errorCount)}); same file again created ${String(c2.created)}, updated ${String(c2.updated)}; ${found}/${probes.length} spot checks by SKU right`,
+    });
 
     // 3. Website sync: 10,000 products over 100 pages (+ the empty page that ends the list).
-    const website = await api.call('POST', '/catalog/websites', {
+    ctx.log(`catalogue (${engine}): website sync ${sizes.siteProducts.toLocaleString('en')} products`);
+    const website = await call(svc.base, 'POST', '/catalog/websites', admin, {
       name: 'Bench shop',
       url: shop.url,
       intervalMinutes: 1440,
     });
-    const syncs: Json[] = [];
-    for (const label of ['first (creates)', 'second (unchanged)']) {
+    const runs: { status: unknown; created: unknown; pages: unknown; wallMs: number }[] = [];
+    for (let i = 0; i < 2; i++) {
       start = process.hrtime.bigint();
-      const started = await api.call('POST', `/catalog/websites/${String(website.id)}/sync`, {});
-      const run = await waitRun(api, String(website.id), String(started.runId));
-      const wall = ms(start);
-      syncs.push({
-        run: label,
-        status: run.status,
-        pages: run.pages,
-        fetched: run.fetched,
-        created: run.created,
-        unchanged: run.unchanged,
-        runMs: new Date(String(run.finishedAt)).getTime() - new Date(String(run.startedAt)).getTime(),
-        wallMs: Math.round(wall),
-      });
+      const started = await call(svc.base, 'POST', `/catalog/websites/${String(website.id)}/sync`, admin, {});
+      const run = await waitRun(svc.base, admin, String(website.id), String(started.runId));
+      runs.push({ status: run.status, created: run.created, pages: run.pages, wallMs: ms(start) });
     }
-    results.websiteSync10k = { requests: shop.requests(), runs: syncs };
+    const first = runs[0]!;
+    rows.push({
+      figure: `website sync ${sizes.siteProducts.toLocaleString('en')} products, first run (${engine})`,
+      value: round(first.wallMs / 1000, 2),
+      unit: 's',
+      note: `status ${String(first.status)}, pages ${String(first.pages)}, created ${String(first.created)}; second (unchanged) run ${Math.round(runs[1]!.wallMs)} ms; ${shop.requests()} page requests`,
+    });
   } finally {
     shop.server.close();
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-    if (adminUrl && dbName) {
-      const admin = new Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await stop(svc.child);
   }
-  return results;
+  return rows;
 }
 
-/** Feed upsert, CSV import (time and the server's peak RSS) and website sync on each engine. */
+/** Feed upsert, CSV import (time, peak RSS, rows stored) and website sync on each engine. */
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
-  if (ctx.short) {
-    FEED_ROUNDS = 3;
-    CSV_ROWS = 5_000;
-    SITE_PRODUCTS = 500;
-  }
+  const sizes: Sizes = ctx.short
+    ? { feedRounds: 3, csvRows: 5_000, siteProducts: 500 }
+    : { feedRounds: 10, csvRows: 100_000, siteProducts: 10_000 };
   const rows: BenchRow[] = [];
-  const engines: [string, string | undefined][] = ctx.embedded ? [['embedded', undefined]] : [];
-  if (ctx.databaseUrl) engines.push(['PG', ctx.databaseUrl]);
-  for (const [engine, url] of engines) {
-    ctx.log(`catalogue: ${engine}`);
-    const r = await once(url);
-    const feed = r.feedUpsert500 as Record<string, number>;
-    const csv = r.csvImport100k as Record<string, number>;
-    const site = r.websiteSync10k as { runs: Record<string, unknown>[] };
-    const rowsLabel = CSV_ROWS.toLocaleString('en');
-    rows.push({
-      figure: `feed upsert 500 items, update median (${engine})`,
-      value: feed.updateMedianMs!,
-      unit: 'ms',
-      ...below(feed.updateMedianMs!, 300),
-      note: `first (creates) ${feed.firstCreateMs} ms, max ${feed.updateMaxMs} ms over ${FEED_ROUNDS - 1} updates`,
-    });
-    rows.push({
-      figure: `CSV commit ${rowsLabel} rows (${engine})`,
-      value: round1(csv.commitMs! / 1000, 2),
-      unit: 's',
-      ...below(csv.commitMs! / 1000, 30),
-      note: `preview ${csv.previewMs} ms, created ${csv.created}, errors ${csv.errorCount}, same file again ${csv.sameFileAgainCommitMs} ms`,
-    });
-    rows.push({
-      figure: `CSV import ${rowsLabel} rows, server peak RSS (${engine})`,
-      value: csv.serverPeakRssBothImportsMB!,
-      unit: 'MB',
-      ...below(csv.serverPeakRssBothImportsMB!, 300),
-      note: `before ${csv.serverRssBeforeMB} MB, preview peak ${csv.serverPeakRssPreviewMB} MB, commit peak ${csv.serverPeakRssCommitMB} MB${engine === 'embedded' ? ' (the embedded database lives in the service process)' : ''}`,
-    });
-    const first = site.runs[0]!;
-    rows.push({
-      figure: `website sync ${SITE_PRODUCTS.toLocaleString('en')} products, first run (${engine})`,
-      value: round1(Number(first.wallMs) / 1000, 2),
-      unit: 's',
-      note: `status ${String(first.status)}, pages ${String(first.pages)}, created ${String(first.created)}; second run ${String(site.runs[1]?.wallMs)} ms`,
-    });
+  const base = (dir: string): Record<string, string> => ({
+    ...commonEnv(dir),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  });
+  if (ctx.embedded) {
+    ctx.log('catalogue: embedded');
+    rows.push(...(await withDataDir((dir) => engineRound(ctx, 'embedded', base(dir), sizes))));
+  }
+  const databaseUrl = ctx.databaseUrl;
+  if (databaseUrl) {
+    ctx.log('catalogue: PostgreSQL');
+    rows.push(
+      ...(await withDatabase(databaseUrl, (url) =>
+        withDataDir((dir) =>
+          engineRound(
+            ctx,
+            ctx.redisUrl ? 'PG + Redis' : 'PG',
+            { ...base(dir), DATABASE_URL: url, ...(ctx.redisUrl ? { REDIS_URL: ctx.redisUrl } : {}) },
+            sizes,
+          ),
+        ),
+      )),
+    );
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 import { DataSource, type DataSourceOptions, MigrationExecutor, type MixedList } from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { StatementCountingLogger } from './statement-counting.logger';
 
 export interface DataSourceInput {
   readonly url: string;
@@ -20,6 +21,7 @@ export function buildDataSourceOptions(input: DataSourceInput): DataSourceOption
     migrations: input.migrations,
     migrationsTableName: 'migrations',
     namingStrategy: new SnakeNamingStrategy(),
+    logger: new StatementCountingLogger(),
     synchronize: false,
     migrationsRun: false,
     uuidExtension: 'pgcrypto',
