@@ -102,7 +102,7 @@ export class AppModule {
         }),
         CoreModule,
         DatabaseModule,
-        QueueModule,
+        QueueModule.forRoot(config),
         HealthModule,
         MetricsModule,
         ...(runsTimers ? [ScheduleModule.forRoot()] : []),

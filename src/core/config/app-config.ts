@@ -31,6 +31,10 @@ export interface AppConfig {
     readonly slaCheckMs: number;
     readonly inboundSweepMs: number;
     readonly outboundSweepMs: number;
+    /** The inbound recovery sweep re-queues RECEIVED events waiting this long (chaos runs shorten it). */
+    readonly inboundStaleReceivedMs: number;
+    /** …and releases PROCESSING events held this long by a process that died. */
+    readonly inboundStaleProcessingMs: number;
   };
   readonly encryptionKey: Buffer;
   readonly bootstrap: {
@@ -163,6 +167,8 @@ export function loadConfig(env: Env): AppConfig {
     slaCheckMs: int('SLA_CHECK_TICK_MS', 30_000, 50, 3_600_000),
     inboundSweepMs: int('INBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
     outboundSweepMs: int('OUTBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
+    inboundStaleReceivedMs: int('INBOUND_STALE_RECEIVED_MS', 60_000, 1_000, 86_400_000),
+    inboundStaleProcessingMs: int('INBOUND_STALE_PROCESSING_MS', 120_000, 5_000, 86_400_000),
   };
   const outbound = {
     allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),

@@ -1,17 +1,18 @@
 import { Logger } from '@nestjs/common';
-import { type Job, type MinimalJob, Queue, Worker } from 'bullmq';
+import type { Queue, RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { JobName, QueueName } from './job-names';
 import type { JobRegistry } from './job-registry';
-import { type EnqueueOptions, type JobPayload, backoffFor } from './job-queue.port';
+import type { EnqueueOptions, JobPayload } from './job-queue.port';
 
 /** BullMQ job data: the payload plus the retry schedule chosen at enqueue time. */
-interface Envelope {
+export interface Envelope {
   readonly payload: JobPayload;
   readonly backoffMs?: readonly number[];
 }
 
 const ENQUEUE_TIMEOUT_MS = 2_000;
+const CLOSE_TIMEOUT_MS = 5_000;
 
 export class EnqueueTimeoutError extends Error {}
 
@@ -36,28 +37,62 @@ export async function redisAnswers(url: string): Promise<boolean> {
 }
 
 /**
- * Jobs on Redis through BullMQ. The producer has its own connection without an offline queue, and
- * each add races a timeout: while Redis is down, enqueue fails fast and the caller falls back inline
- * (STACK.md: `queue.add` never settles otherwise).
+ * Connection options of the queues (producers): no offline queue and one retry, so an `add` while
+ * Redis is down fails at once instead of never settling (STACK.md) — the caller then runs the job
+ * in-process.
+ */
+export function producerConnection(url: string): RedisOptions {
+  return { url, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
+}
+
+/** Connection options of the workers: BullMQ's defaults (they wait through a Redis restart). */
+export function workerConnection(url: string): RedisOptions {
+  return { url, maxRetriesPerRequest: null };
+}
+
+/** Whether a BullMQ queue's or worker's Redis client is connected right now. */
+export type ClientStatus = () => string | undefined;
+
+/** Reads the status of a queue's (or worker's) own ioredis client once it exists. */
+export function clientStatusOf(target: { getBackend(): { readonly client: Promise<unknown> } }): ClientStatus {
+  let status: { status?: string } | null = null;
+  target.getBackend().client.then(
+    (client) => (status = client as { status?: string }),
+    () => undefined,
+  );
+  return () => status?.status;
+}
+
+/**
+ * Jobs on Redis through the queues that `BullModule.registerQueue` created (one per QueueName).
+ * Each add races a timeout: while Redis is down, enqueue fails fast and the caller falls back inline.
  */
 export class BullMqDriver {
   private readonly logger = new Logger('BullMQ');
-  private readonly producer: Redis;
-  private readonly queues = new Map<QueueName, Queue>();
-  private readonly workers: Worker[] = [];
-  private readonly connections: Redis[] = [];
+  private readonly queues = new Map<string, { readonly queue: Queue; readonly status: ClientStatus }>();
 
   constructor(
-    private readonly url: string,
-    private readonly prefix: string,
+    queues: readonly Queue[],
     private readonly registry: JobRegistry,
   ) {
-    this.producer = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    this.producer.on('error', (error: Error) => this.logger.debug(`producer: ${error.message}`));
+    for (const queue of queues) {
+      // Without a listener ioredis prints every reconnect failure as an unhandled error.
+      queue.on('error', (error: Error) => this.logger.debug(`queue ${queue.name}: ${error.message}`));
+      this.queues.set(queue.name, { queue, status: clientStatusOf(queue) });
+    }
+  }
+
+  /** Resolves once every queue's connection is up (bounded: Redis answered a PING just before). */
+  async waitUntilReady(): Promise<void> {
+    await withTimeout(
+      Promise.all([...this.queues.values()].map(({ queue }) => queue.waitUntilReady())),
+      ENQUEUE_TIMEOUT_MS,
+    ).catch(() => undefined);
   }
 
   ready(): boolean {
-    return this.producer.status === 'ready';
+    const queues = [...this.queues.values()];
+    return queues.length > 0 && queues.every(({ status }) => status() === 'ready');
   }
 
   async enqueue<T extends JobPayload>(name: JobName, data: T, options: EnqueueOptions = {}): Promise<void> {
@@ -70,8 +105,8 @@ export class BullMqDriver {
     jobs: readonly { data: T; options?: EnqueueOptions }[],
   ): Promise<void> {
     if (jobs.length === 0) return;
-    if (!this.ready()) throw new EnqueueTimeoutError('Redis is not connected');
-    const queue = this.queue(this.registry.get(name).queue);
+    const { queue, status } = this.entry(this.registry.get(name).queue);
+    if (status() !== 'ready') throw new EnqueueTimeoutError('Redis is not connected');
     const specs = jobs.map(({ data, options = {} }) => ({
       name,
       data: { payload: data, backoffMs: options.backoffMs } satisfies Envelope,
@@ -85,81 +120,51 @@ export class BullMqDriver {
         removeOnFail: { count: 5000 },
       },
     }));
-    const add = specs.length === 1 ? queue.add(specs[0]!.name, specs[0]!.data, specs[0]!.opts) : queue.addBulk(specs);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new EnqueueTimeoutError('Redis did not accept the job in time')),
-        ENQUEUE_TIMEOUT_MS,
-      );
-    });
-    try {
-      await Promise.race([add, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Starts one worker per queue that has handlers (worker and all roles only). */
-  startWorkers(): void {
-    const byQueue = new Map<QueueName, number>();
-    for (const job of this.registry.all())
-      byQueue.set(job.queue, Math.max(byQueue.get(job.queue) ?? 1, job.concurrency));
-    for (const [queue, concurrency] of byQueue) {
-      const connection = new Redis(this.url, { maxRetriesPerRequest: null });
-      connection.on('error', () => undefined);
-      this.connections.push(connection);
-      const worker = new Worker(
-        queue,
-        (job: Job<Envelope>) => this.registry.execute(job.name as JobName, job.data.payload),
-        {
-          connection,
-          prefix: this.prefix,
-          concurrency,
-          settings: {
-            backoffStrategy: (attemptsMade: number, _type?: string, _err?: Error, job?: MinimalJob) =>
-              backoffFor(attemptsMade, (job?.data as Envelope | undefined)?.backoffMs),
-          },
-        },
-      );
-      worker.on('error', (error: Error) => this.logger.debug(`worker ${queue}: ${error.message}`));
-      worker.on('failed', (job: Job | undefined, error: Error) => {
-        if (job && job.attemptsMade >= (job.opts.attempts ?? 1))
-          this.logger.warn({ job: job.name, err: error.message }, 'Job failed');
-      });
-      this.workers.push(worker);
-    }
+    const add: Promise<unknown> =
+      specs.length === 1 ? queue.add(specs[0]!.name, specs[0]!.data, specs[0]!.opts) : queue.addBulk(specs);
+    await withTimeout(add, ENQUEUE_TIMEOUT_MS, () => new EnqueueTimeoutError('Redis did not accept the job in time'));
   }
 
   /** Job counts per queue and state (for /metrics). */
   async counts(names: readonly QueueName[]): Promise<{ queue: string; state: string; count: number }[]> {
     const rows: { queue: string; state: string; count: number }[] = [];
     for (const name of names) {
-      const counts = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed');
+      const counts = await this.entry(name).queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
       for (const [state, count] of Object.entries(counts)) rows.push({ queue: name, state, count });
     }
     return rows;
   }
 
-  private queue(name: QueueName): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) {
-      queue = new Queue(name, { connection: this.producer, prefix: this.prefix });
-      queue.on('error', (error: Error) => this.logger.debug(`queue ${name}: ${error.message}`));
-      this.queues.set(name, queue);
-    }
-    return queue;
+  /**
+   * Closes the queues before @nestjs/bullmq does, bounded. While Redis is down a graceful close
+   * fails (QUIT cannot be sent) and BullMQ's disconnect waits for an `end` event a reconnecting
+   * client never emits, so a queue whose client is not ready is closed by force (its backend
+   * disconnects without waiting); Queue.close() then settles on that same, finished close.
+   */
+  async close(): Promise<void> {
+    const closing = [...this.queues.values()].map(async ({ queue, status }) => {
+      if (status() !== 'ready') await queue.getBackend().close(true);
+      await queue.close();
+    });
+    await withTimeout(Promise.allSettled(closing), CLOSE_TIMEOUT_MS).catch(() => undefined);
   }
 
-  async close(): Promise<void> {
-    // worker.close() waits forever while Redis is down (STACK.md): force it then, and bound it anyway.
-    const redisDown = this.producer.status !== 'ready' || this.connections.some((c) => c.status !== 'ready');
-    const closing = Promise.all([
-      ...this.workers.map((worker) => worker.close(redisDown)),
-      ...[...this.queues.values()].map((queue) => queue.close()),
-    ]).catch(() => undefined);
-    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-    this.producer.disconnect();
-    for (const connection of this.connections) connection.disconnect();
+  private entry(name: QueueName): { readonly queue: Queue; readonly status: ClientStatus } {
+    const entry = this.queues.get(name);
+    if (!entry) throw new Error(`Queue "${name}" is not registered with BullModule`);
+    return entry;
+  }
+}
+
+/** Races `promise` against a timer; rejects with `error()` (or a plain Error) when the timer wins. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, error?: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error ? error() : new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

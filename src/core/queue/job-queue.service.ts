@@ -2,38 +2,40 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { sessionPriority } from 'src/core/database/session-priority';
 import type { AppConfig } from 'src/core/config/app-config';
-import { BullMqDriver, redisAnswers } from './bullmq.driver';
+import { BullMqDriver } from './bullmq.driver';
 import { InlineDriver } from './inline.driver';
 import { JobName, QueueName } from './job-names';
 import { jobFallbacks } from 'src/core/metrics/metrics';
 import type { EnqueueOptions, JobBackend, JobPayload, JobQueue } from './job-queue.port';
 import { JobRegistry } from './job-registry';
 
-/**
- * The JobQueue behind the port: BullMQ when REDIS_URL is set and answered at boot, in-process
- * otherwise, and in-process for any enqueue Redis fails to accept at run time.
- */
 const EMBEDDED_INBOUND_CONCURRENCY = 2;
 /** Embedded engine: the longest a job waits for webhook acks to leave the one session before it starts anyway. */
 const EMBEDDED_YIELD_MAX_MS = 100;
 
+/**
+ * The JobQueue behind the port: BullMQ when REDIS_URL is set and answered at boot (QueueModule then
+ * provides the BullMqDriver), in-process otherwise, and in-process for any enqueue Redis fails to
+ * accept at run time.
+ */
 @Injectable()
 export class JobQueueService implements JobQueue, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Jobs');
   readonly inline: InlineDriver;
-  private bull: BullMqDriver | null = null;
   /** Jobs Redis did not accept and that ran in-process instead (visible for tests and diagnostics). */
   fallbacks = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly registry: JobRegistry,
+    registry: JobRegistry,
+    @Optional() @Inject(BullMqDriver) private readonly bull: BullMqDriver | null = null,
   ) {
     // On the embedded engine (one session) two inbound events at a time keep the session busy; more
     // only queue statements in front of webhook acknowledgements (issue 16).
@@ -48,15 +50,9 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const url = this.config.redis.url;
-    if (!url || this.config.role === 'cli') return;
-    if (!(await redisAnswers(url))) {
-      this.logger.warn('REDIS_URL is set but Redis does not answer: running jobs in-process');
-      return;
-    }
-    this.bull = new BullMqDriver(url, this.config.redis.prefix, this.registry);
-    if (this.config.role === 'all' || this.config.role === 'worker') this.bull.startWorkers();
-    this.logger.log('Jobs run on BullMQ');
+    if (!this.bull) return;
+    await this.bull.waitUntilReady();
+    this.logger.log(`Jobs run on BullMQ (${this.config.role === 'api' ? 'producer only' : 'with workers'})`);
   }
 
   async enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void> {

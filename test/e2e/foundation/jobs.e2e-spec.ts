@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { redisAnswers } from 'src/core/queue/bullmq.driver';
 import { JobQueueService } from 'src/core/queue/job-queue.service';
 import { type TestApp, createTestApp, eventually, usingRedis } from '../../utils/test-app';
@@ -21,6 +23,15 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** Whether @nestjs/bullmq registered the `inbound` queue in this app (it must not be loaded without Redis). */
+function bullQueue(t: TestApp): Queue | null {
+  try {
+    return t.app.get<Queue>(getQueueToken('inbound'), { strict: false });
+  } catch {
+    return null;
+  }
 }
 
 /** Proves a job ran: using an API token records its lastUsedAt through the ApiTokenTouch job. */
@@ -48,6 +59,7 @@ describe('job backends', () => {
     apps.push(t);
     const health = await t.http.get('/health').expect(200);
     expect(health.body.info.queue).toEqual({ status: 'up', backend: 'inline' });
+    expect(bullQueue(t)).toBeNull();
     await expectTokenTouched(t);
   });
 
@@ -57,6 +69,7 @@ describe('job backends', () => {
     const health = await t.http.get('/health').expect(200);
     expect(health.body.status).toBe('degraded');
     expect(health.body.info.queue).toEqual({ status: 'degraded', backend: 'inline' });
+    expect(bullQueue(t)).toBeNull();
     await expectTokenTouched(t);
   });
 
@@ -65,6 +78,8 @@ describe('job backends', () => {
     apps.push(t);
     const health = await t.http.get('/health').expect(200);
     expect(health.body.info.queue).toEqual({ status: 'up', backend: 'redis' });
+    // Queues come from BullModule.registerQueue, under this app's QUEUE_PREFIX.
+    expect(bullQueue(t)?.opts.prefix).toBe(t.config.redis.prefix);
     await expectTokenTouched(t);
     expect(t.app.get(JobQueueService).fallbacks).toBe(0);
   });

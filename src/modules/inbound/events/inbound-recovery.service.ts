@@ -11,10 +11,6 @@ import { InboundEventsService } from './inbound-events.service';
 export const INBOUND_SWEEP_INTERVAL_MS = 30_000;
 /** Delay of the start-up sweep (after the job backend is wired). */
 export const INBOUND_STARTUP_SWEEP_DELAY_MS = 1_000;
-/** A RECEIVED event not picked up for this long is re-queued by the periodic sweep. */
-export const INBOUND_STALE_RECEIVED_MS = 60_000;
-/** An event PROCESSING for this long belongs to a process that died. */
-export const INBOUND_STALE_PROCESSING_MS = 120_000;
 const BATCH = 500;
 const MAX_ROUNDS = 20;
 
@@ -26,7 +22,8 @@ export interface SweepResult {
 /**
  * The recovery sweep (DESIGN §4.3): an acknowledged event is never lost. At start-up every due
  * RECEIVED event is re-queued (jobs held in process memory died with the old process); every 30 s,
- * those waiting longer than a minute. Stuck PROCESSING events are released first. Timers run only in
+ * those waiting longer than a minute (INBOUND_STALE_RECEIVED_MS). PROCESSING events older than 2
+ * minutes (INBOUND_STALE_PROCESSING_MS) belong to a process that died and are released first. Timers run only in
  * the `all` and `worker` roles; several workers sweeping at once is harmless (SKIP LOCKED, and
  * processing claims each event once).
  */
@@ -59,11 +56,11 @@ export class InboundRecoveryService implements OnApplicationBootstrap {
   /** One sweep; exposed for tests and operators. */
   async sweep(options: { receivedOlderThanMs?: number; processingOlderThanMs?: number } = {}): Promise<SweepResult> {
     const released = await this.sweeps.releaseStuckProcessing(
-      options.processingOlderThanMs ?? INBOUND_STALE_PROCESSING_MS,
+      options.processingOlderThanMs ?? this.config.ticks.inboundStaleProcessingMs,
       this.events.maxAttempts,
     );
     const requeued = await sweepInRounds(BATCH, MAX_ROUNDS, async () => {
-      const due = await this.sweeps.takeDue(options.receivedOlderThanMs ?? INBOUND_STALE_RECEIVED_MS, BATCH);
+      const due = await this.sweeps.takeDue(options.receivedOlderThanMs ?? this.config.ticks.inboundStaleReceivedMs, BATCH);
       await Promise.all(due.map((e) => this.events.enqueue(e.workspaceId, e.id, `${e.id}-sweep-${e.attempts}`)));
       return due.length;
     });
