@@ -27,7 +27,14 @@ function migrationsHash(): string {
 }
 
 async function migrate(url: string, embedded: boolean): Promise<void> {
-  const dataSource = createDataSource({ url, poolSize: 2, embedded, entities: [], migrations: MIGRATIONS });
+  // The embedded server serves one connection at a time safely (its pool is one connection).
+  const dataSource = createDataSource({
+    url,
+    poolSize: embedded ? 1 : 2,
+    embedded,
+    entities: [],
+    migrations: MIGRATIONS,
+  });
   await dataSource.initialize();
   try {
     await runMigrationsLocked(dataSource);

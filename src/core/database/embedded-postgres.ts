@@ -121,18 +121,39 @@ function sameSecret(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A Sync message: ends an extended-protocol cycle a vanished client left open. */
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+/** ReadyForQuery with status Idle (`Z`, length 5, `I`): the session is free for another connection. */
+const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+
+interface Connection {
+  readonly socket: Socket;
+  /** Complete frontend messages not yet executed. */
+  readonly pending: Uint8Array[];
+  /** The last bytes PGlite answered to this connection's latest message. */
+  tail: Buffer;
+  closed: boolean;
+}
+
 /**
  * The PostgreSQL wire protocol in front of PGlite (replaces pglite-socket's server, which accepts
- * any client). Every complete frontend message goes to `execProtocolRawStream` in arrival order, one
- * at a time under PGlite's exclusive lock; the StartupMessage is checked first.
+ * any client). The StartupMessage is checked first; then every complete frontend message goes to
+ * `execProtocolRawStream`, one at a time under PGlite's exclusive lock.
+ *
+ * PGlite has ONE session, so connections take turns by protocol cycle, not by message: the
+ * connection being served keeps the session until PGlite answers ReadyForQuery with status Idle
+ * (end of a simple query, of an extended-protocol cycle at Sync, of a COPY, outside a transaction).
+ * Another connection's messages wait meanwhile, so no statement, portal or transaction is ever
+ * shared (pglite-socket interleaved messages: `portal "" does not exist`, answers to the wrong query).
  */
 class EmbeddedWireServer {
   private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  /** One chain for every connection: PGlite executes one protocol message at a time. */
-  private chain: Promise<void> = Promise.resolve();
-  /** The connection whose transaction is open (rolled back if it disconnects mid-transaction). */
-  private transactionOwner: Socket | null = null;
+  private readonly connections = new Set<Connection>();
+  /** Connections with messages waiting for the session, in arrival order. */
+  private readonly waiting: Connection[] = [];
+  /** The connection the session belongs to until it is idle again. */
+  private holder: Connection | null = null;
+  private pumping: Promise<void> | null = null;
   port = 0;
 
   constructor(
@@ -153,14 +174,15 @@ class EmbeddedWireServer {
 
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
+    for (const connection of this.connections) connection.socket.destroy();
     await closed;
-    await this.chain;
+    await this.pumping;
   }
 
   private accept(socket: Socket): void {
-    this.sockets.add(socket);
     socket.setNoDelay(true);
+    const connection: Connection = { socket, pending: [], tail: Buffer.alloc(0), closed: false };
+    this.connections.add(connection);
     let buffer: Buffer = Buffer.alloc(0);
     let started = false;
     let refused = false;
@@ -191,43 +213,92 @@ class EmbeddedWireServer {
             return;
           }
           started = true;
-          this.enqueue(socket, Buffer.from(message));
+          this.enqueue(connection, Buffer.from(message));
           continue;
         }
         if (buffer.length < 5) return;
         const length = 1 + buffer.readInt32BE(1);
         if (buffer.length < length) return;
-        this.enqueue(socket, Buffer.from(buffer.subarray(0, length)));
+        this.enqueue(connection, Buffer.from(buffer.subarray(0, length)));
         buffer = buffer.subarray(length);
       }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
-      this.sockets.delete(socket);
       refused = true;
-      this.chain = this.chain.then(async () => {
-        if (this.transactionOwner !== socket) return;
-        this.transactionOwner = null;
-        if (this.db.isInTransaction()) await this.db.exec('ROLLBACK').catch(() => undefined);
-      });
+      connection.closed = true;
+      connection.pending.length = 0;
+      this.connections.delete(connection);
+      const at = this.waiting.indexOf(connection);
+      if (at >= 0) this.waiting.splice(at, 1);
+      this.pump();
     });
   }
 
-  private enqueue(socket: Socket, message: Uint8Array): void {
-    this.chain = this.chain.then(async () => {
-      if (socket.destroyed) return;
-      try {
-        await this.db.runExclusive(() =>
-          this.db.execProtocolRawStream(message, {
-            onRawData: (data) => {
-              if (data.length && socket.writable) socket.write(Buffer.from(data));
-            },
-          }),
-        );
-        this.transactionOwner = this.db.isInTransaction() ? socket : null;
-      } catch {
-        socket.destroy();
-      }
+  private enqueue(connection: Connection, message: Uint8Array): void {
+    connection.pending.push(message);
+    if (connection !== this.holder && !this.waiting.includes(connection)) this.waiting.push(connection);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = this.serve().finally(() => {
+      this.pumping = null;
+      // Messages that arrived while the last one finished.
+      if ((this.holder && (this.holder.pending.length || this.holder.closed)) || (!this.holder && this.waiting.length))
+        this.pump();
     });
+  }
+
+  private async serve(): Promise<void> {
+    for (;;) {
+      let connection = this.holder;
+      if (connection?.closed) {
+        await this.abandon();
+        continue;
+      }
+      if (connection && !connection.pending.length) return; // mid-cycle: wait for its next message
+      if (!connection) {
+        connection = this.waiting.shift() ?? null;
+        if (!connection) return;
+        if (connection.closed || !connection.pending.length) continue;
+        this.holder = connection;
+      }
+      await this.execute(connection, connection.pending.shift()!);
+      if (!connection.closed && connection.tail.equals(READY_IDLE)) {
+        this.holder = null;
+        if (connection.pending.length) this.waiting.push(connection);
+      }
+    }
+  }
+
+  private async execute(connection: Connection, message: Uint8Array): Promise<void> {
+    connection.tail = Buffer.alloc(0);
+    try {
+      await this.db.runExclusive(() =>
+        this.db.execProtocolRawStream(message, {
+          onRawData: (data) => {
+            if (!data.length) return;
+            const bytes = Buffer.from(data);
+            connection.tail = Buffer.concat([connection.tail, bytes]).subarray(-READY_IDLE.length);
+            if (connection.socket.writable) connection.socket.write(bytes);
+          },
+        }),
+      );
+    } catch {
+      connection.socket.destroy();
+    }
+  }
+
+  /** The holder vanished mid-cycle or mid-transaction: end its cycle and roll back before the next connection. */
+  private async abandon(): Promise<void> {
+    this.holder = null;
+    try {
+      await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC, { onRawData: () => undefined }));
+      if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+    } catch {
+      // Nothing to recover: the next connection starts a new cycle anyway.
+    }
   }
 }

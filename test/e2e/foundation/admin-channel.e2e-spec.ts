@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import { DataSource } from 'typeorm';
 import { runCli } from 'src/cli-commands';
 import { DatabaseRuntime } from 'src/core/database/database-runtime';
 import { type TestApp, createTestApp } from '../../utils/test-app';
@@ -72,6 +73,50 @@ describe('embedded engine: one database client, the CLI through the admin socket
       const socket = statSync(join(t.dataDir, 'admin.sock'));
       expect(socket.isSocket()).toBe(true);
       expect(socket.mode & 0o777).toBe(0o600);
+    },
+  );
+
+  (embedded ? it : it.skip)(
+    'serves several connections of its own credential one protocol cycle at a time: no answer goes to the wrong query',
+    async () => {
+      // The service's pool has one connection; a pool of four with the same (in-memory) URL proves
+      // the server itself never interleaves two connections' extended-protocol messages.
+      const url = (t.app.get(DataSource).options as { url: string }).url;
+      const pool = new Pool({ connectionString: url, max: 4 });
+      try {
+        const wrong: string[] = [];
+        await Promise.all([
+          ...Array.from({ length: 160 }, async (_, i) => {
+            if (i % 8 === 0) {
+              const client = await pool.connect();
+              try {
+                await client.query('BEGIN');
+                await client.query('SELECT pg_sleep(0.002)');
+                const { rows } = await client.query('SELECT $1::int AS n', [i]);
+                await client.query('COMMIT');
+                if (rows[0]?.n !== i) wrong.push(`tx ${i}: ${JSON.stringify(rows)}`);
+              } finally {
+                client.release();
+              }
+              return;
+            }
+            const { rows } = await pool.query('SELECT $1::int AS n, $2::text AS s', [i, `s-${i}`]);
+            if (rows[0]?.n !== i || rows[0]?.s !== `s-${i}`) wrong.push(`${i}: ${JSON.stringify(rows)}`);
+          }),
+          // The service's own traffic at the same time.
+          ...Array.from({ length: 20 }, () => t.http.get('/workspace').set(admin.headers).expect(200)),
+        ]);
+        expect(wrong).toEqual([]);
+        // A connection that vanishes inside a transaction is rolled back; the others go on.
+        const doomed = await pool.connect();
+        await doomed.query('BEGIN');
+        await doomed.query(`INSERT INTO queues (workspace_id, name) VALUES ($1, 'vanished')`, [admin.workspaceId]);
+        doomed.release(new Error('drop this connection'));
+        expect((await pool.query('SELECT 41 + 1 AS n')).rows).toEqual([{ n: 42 }]);
+        expect(await sql(t, `SELECT id FROM queues WHERE name = 'vanished'`)).toEqual([]);
+      } finally {
+        await pool.end();
+      }
     },
   );
 

@@ -6,7 +6,9 @@ import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 describe('cli demo:seed', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // Listening, as a started service does: on the embedded engine the running service executes
+    // demo:seed (admin socket) through its own HTTP port.
+    t = await createTestApp({ listen: true });
   }, 180_000);
   afterAll(() => t.close());
 
