@@ -131,7 +131,6 @@ export class AnalyticsRepository {
     const cf = AnalyticsRepository.conversationFilter(p, w);
     const mc = AnalyticsRepository.messageCounts(p, ws, w);
     const rf = AnalyticsRepository.viaConversation(p, w, 'r');
-    const sf = AnalyticsRepository.viaConversation(p, w, 's');
     const tf = AnalyticsRepository.ticketFilter(p, w);
     const sql = `
 WITH conv AS (
@@ -145,8 +144,18 @@ WITH conv AS (
          -- resolved in the window ⇒ created before its end: the same scan
          count(*) FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to})::int AS resolved,
          round(avg(extract(epoch FROM c.resolved_at - c.created_at))
-               FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}), 3)::float8 AS res_avg
+               FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}), 3)::float8 AS res_avg,
+         -- SLA targets of the conversations created in the window (conversation_slas has at most one
+         -- row per conversation, joined here instead of a second pass over the conversations)
+         count(*) FILTER (WHERE coalesce(c.first_response_at, c.resolved_at) <= s.first_response_due_at)
+       + count(*) FILTER (WHERE c.resolved_at <= s.resolution_due_at) AS sla_met,
+         count(*) FILTER (WHERE coalesce(c.first_response_at, c.resolved_at) > s.first_response_due_at
+                           OR (coalesce(c.first_response_at, c.resolved_at) IS NULL AND s.first_response_due_at < now()))
+       + count(*) FILTER (WHERE c.resolved_at > s.resolution_due_at
+                           OR (c.resolved_at IS NULL AND s.resolution_due_at < now())) AS sla_breached
     FROM conversations c
+    LEFT JOIN conversation_slas s ON s.workspace_id = c.workspace_id AND s.conversation_id = c.id
+                                 AND s.conversation_created_at >= ${from} AND s.conversation_created_at < ${to}
    WHERE c.workspace_id = ${ws} AND c.created_at < ${to}${cf}
 ), msg AS (
   SELECT coalesce(sum(x.inbound), 0)::int AS inbound, coalesce(sum(x.outbound), 0)::int AS outbound
@@ -155,16 +164,6 @@ WITH conv AS (
   SELECT round(avg(r.score), 2)::float8 AS average, count(*)::int AS responses
     FROM csat_responses r
    WHERE r.workspace_id = ${ws} AND r.created_at >= ${from} AND r.created_at < ${to}${rf}
-), sla AS (
-  SELECT count(*) FILTER (WHERE x.fr_reached IS NOT NULL AND x.fr_reached <= x.fr_due)
-       + count(*) FILTER (WHERE x.res_at IS NOT NULL AND x.res_at <= x.res_due) AS met,
-         count(*) FILTER (WHERE (x.fr_reached IS NOT NULL AND x.fr_reached > x.fr_due) OR (x.fr_reached IS NULL AND x.fr_due < now()))
-       + count(*) FILTER (WHERE (x.res_at IS NOT NULL AND x.res_at > x.res_due) OR (x.res_at IS NULL AND x.res_due < now())) AS breached
-    FROM (SELECT s.first_response_due_at AS fr_due, s.resolution_due_at AS res_due,
-                 coalesce(c.first_response_at, c.resolved_at) AS fr_reached, c.resolved_at AS res_at
-            FROM conversation_slas s
-            JOIN conversations c ON c.workspace_id = s.workspace_id AND c.id = s.conversation_id
-           WHERE s.workspace_id = ${ws} AND s.conversation_created_at >= ${from} AND s.conversation_created_at < ${to}${sf}) x
 ), tk AS (
   SELECT count(*) FILTER (WHERE t.created_at >= ${from})::int AS created,
          count(*) FILTER (WHERE t.resolved_at IS NULL OR t.resolved_at >= ${to})::int AS open
@@ -177,9 +176,10 @@ WITH conv AS (
 )
 SELECT conv.total, conv.new, conv.open, conv.resolved, msg.inbound, msg.outbound, conv.fr_avg, conv.fr_median,
        conv.res_avg, csat.average AS csat_average, csat.responses AS csat_responses,
-       CASE WHEN sla.met + sla.breached > 0 THEN round(sla.met::numeric / (sla.met + sla.breached), 4)::float8 END AS sla_rate,
+       CASE WHEN conv.sla_met + conv.sla_breached > 0
+            THEN round(conv.sla_met::numeric / (conv.sla_met + conv.sla_breached), 4)::float8 END AS sla_rate,
        tk.created AS tickets_created, tr.resolved AS tickets_resolved, tk.open AS tickets_open
-  FROM conv, msg, csat, sla, tk, tr`;
+  FROM conv, msg, csat, tk, tr`;
     return (await this.query(sql, p))[0]!;
   }
 
