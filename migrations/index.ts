@@ -15,7 +15,7 @@ import { AiAgentsAndCatalogSearch1763913000000 } from './1763913000000-AiAgentsA
 import { AnalyticsAndCsat1763914000000 } from './1763914000000-AnalyticsAndCsat';
 import { TrigramSearchIndexes1763916000000 } from './1763916000000-TrigramSearchIndexes';
 import { AgentWordIndex1764001000000 } from './1764001000000-AgentWordIndex';
-import { AgentWordIndexNoPendingList1764001050000 } from './1764001050000-AgentWordIndexNoPendingList';
+import { AgentWordIndexPendingList1764001050000 } from './1764001050000-AgentWordIndexPendingList';
 import { OutboundOrderIndex1764001100000 } from './1764001100000-OutboundOrderIndex';
 import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
 import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
@@ -39,7 +39,7 @@ export const MIGRATIONS = [
   AnalyticsAndCsat1763914000000,
   TrigramSearchIndexes1763916000000,
   AgentWordIndex1764001000000,
-  AgentWordIndexNoPendingList1764001050000,
+  AgentWordIndexPendingList1764001050000,
   OutboundOrderIndex1764001100000,
   AnalyticsMessageSlots1764002000000,
   AnalyticsMessageSlotShards1764002100000,
