@@ -13,11 +13,13 @@ export class AgentWordIndexPendingList1764001050000 implements MigrationInterfac
   name = 'AgentWordIndexPendingList1764001050000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER INDEX catalog_items_agent_words_idx SET (gin_pending_list_limit = 64)`);
+    // fastupdate stated explicitly: a database that ran this migration's first version (then named
+    // AgentWordIndexNoPendingList1764001050000, fastupdate = off) gets the same index as a new one.
+    await q.query(`ALTER INDEX catalog_items_agent_words_idx SET (fastupdate = on, gin_pending_list_limit = 64)`);
     await q.query(`SELECT gin_clean_pending_list('catalog_items_agent_words_idx'::regclass)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER INDEX catalog_items_agent_words_idx RESET (gin_pending_list_limit)`);
+    await q.query(`ALTER INDEX catalog_items_agent_words_idx RESET (fastupdate, gin_pending_list_limit)`);
   }
 }
