@@ -7,6 +7,7 @@
  *
  *   npm run chaos                 # full bursts
  *   npm run chaos -- --short      # small bursts, < 90 s on a quiet machine (CI; also CHAOS_SHORT=1)
+ *   CHAOS_ONLY=1,3 npm run chaos  # only those scenarios
  *
  * Scenarios (each on its own Custom Channel, a burst from several senders with unique message ids,
  * the fault injected a third of the way through, then a wait for processing):
@@ -203,6 +204,8 @@ interface BurstResult {
   readonly sent: number;
   readonly acked: Set<string>;
   readonly refused: number;
+  /** Answers other than 200, by status (or `error` for no answer). */
+  readonly other: Map<string, number>;
 }
 
 function signedMessage(channel: Channel, tag: string, i: number): { body: string; signature: string; id: string } {
@@ -229,6 +232,7 @@ async function burst(
 ): Promise<{ result: BurstResult; fault: Promise<void> }> {
   const acked = new Set<string>();
   let refused = 0;
+  const other = new Map<string, number>();
   let inFlight = 0;
   const pending: Promise<void>[] = [];
   let faultDone: Promise<void> = Promise.resolve();
@@ -256,14 +260,22 @@ async function burst(
         .then(async (res) => {
           await res.arrayBuffer();
           if (res.status === 200) acked.add(message.id);
-          else refused++;
+          else {
+            refused++;
+            other.set(String(res.status), (other.get(String(res.status)) ?? 0) + 1);
+          }
         })
-        .catch(() => void refused++)
+        .catch((error: Error & { cause?: { code?: string } }) => {
+          refused++;
+          const why = `no answer (${error.cause?.code ?? error.name})`;
+          if (process.env.CHAOS_DEBUG) log(`  ${i} ${target.base}: ${why} ${String(error.cause ?? error)}`);
+          other.set(why, (other.get(why) ?? 0) + 1);
+        })
         .finally(() => void inFlight--),
     );
   }
   await Promise.all(pending);
-  return { result: { sent: BURST, acked, refused }, fault: faultDone };
+  return { result: { sent: BURST, acked, refused, other }, fault: faultDone };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,6 +416,7 @@ interface Row {
   readonly acked: number;
   readonly counts: Counts | null;
   readonly refused: number;
+  readonly other: string;
   readonly drainMs: number;
   readonly error?: string;
 }
@@ -460,6 +473,8 @@ async function runScenario(env: Env, scenario: Scenario, index: number, shared: 
       }),
     );
     await fault;
+    if (running.api.child.exitCode !== null || running.api.child.signalCode !== null)
+      log(`  the api process exited during the burst (${running.api.child.exitCode ?? running.api.child.signalCode})`);
     log(`  burst done: ${result.acked.size} of ${result.sent} acknowledged; waiting for processing`);
     db.on('error', () => undefined);
     await db.connect();
@@ -472,6 +487,7 @@ async function runScenario(env: Env, scenario: Scenario, index: number, shared: 
       acked: result.acked.size,
       counts,
       refused: result.refused,
+      other: [...result.other].map(([status, n]) => `${n}× ${status}`).join(', '),
       drainMs,
     };
   } finally {
@@ -496,7 +512,7 @@ function render(rows: Row[]): string {
     r.counts ? String(r.counts.duplicated) : '-',
     r.error
       ? `did not complete: ${r.error}`
-      : `${r.refused} not acknowledged (refused/failed), ${r.counts!.storedUnacked} stored without an ack, ` +
+      : `${r.refused} not acknowledged${r.other ? ` (${r.other})` : ''}, ${r.counts!.storedUnacked} stored without an ack, ` +
         `${r.counts!.failedEvents} FAILED events, waited ${(r.drainMs / 1000).toFixed(1)} s`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
@@ -531,7 +547,10 @@ async function main(): Promise<void> {
       const env: Env = { pg, redis, dataDir, sinkUrl };
       const shared: Shared = { all: null };
       // The single-process scenarios first (they share one `all` process), then api + worker.
-      const order = [...SCENARIOS.entries()].sort(([, x], [, y]) => Number(x.split) - Number(y.split));
+      const only = (process.env.CHAOS_ONLY ?? '').split(',').filter(Boolean).map(Number);
+      const order = [...SCENARIOS.entries()]
+        .filter(([i]) => only.length === 0 || only.includes(i + 1))
+        .sort(([, x], [, y]) => Number(x.split) - Number(y.split));
       for (const [i, scenario] of order) {
         try {
           rows[i] = await runScenario(env, scenario, i + 1, shared);
@@ -544,6 +563,7 @@ async function main(): Promise<void> {
             acked: 0,
             counts: null,
             refused: 0,
+            other: '',
             drainMs: 0,
             error: message,
           };
@@ -556,7 +576,7 @@ async function main(): Promise<void> {
     process.removeListener('exit', cleanup);
     cleanup();
   }
-  process.stdout.write(`\n${render(rows)}\n\n`);
+  process.stdout.write(`\n${render(rows.filter(Boolean))}\n\n`);
   process.stdout.write(
     `${SHORT ? 'short mode, ' : ''}${BURST} messages per scenario at ${RATE}/s; ${((Date.now() - started) / 1000).toFixed(0)} s in all; ` +
       `load average before ${load.join(' ')}, after ${loadavg()
