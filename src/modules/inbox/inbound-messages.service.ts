@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DeliveryUpdate, InboundMessage } from 'src/modules/channels';
+import type { ConversationEntity } from './conversation.entity';
 import { ConversationsRepository } from './conversations.repository';
 import type { ConversationResponse, MessageResponse } from './dto/conversation.dto';
 import { previewOf, toConversationResponse, toMessageResponse } from './inbox.mapper';
@@ -30,34 +31,57 @@ export class InboundMessagesService {
   /**
    * Stores the customer's message in the conversation (unique per channel + external id) and moves
    * the conversation's last-message fields; null when the message exists already (nothing changes).
+   *
+   * `conversation` is the row ConversationOpener returned, locked by this transaction. A conversation
+   * that existed already is stored and touched in one statement and its response built from that row
+   * (nothing else can have changed it under the lock); a new one is re-read by its update, because
+   * the "conversation opened" hooks (SLA due times) wrote to it after it was returned.
    */
   async appendInbound(
-    conversationId: string,
+    conversation: ConversationEntity,
+    created: boolean,
     channelId: string,
     message: InboundMessage,
     contactName: string | null,
   ): Promise<AppendedInbound | null> {
-    const stored = await this.messages.insertUnlessDuplicate({
-      conversationId,
+    const values = {
+      conversationId: conversation.id,
       channelId,
-      direction: 'INBOUND',
-      senderType: 'CONTACT',
-      senderId: null,
       type: message.type,
       text: message.text,
       attachments: message.attachments,
-      buttons: null,
       postbackPayload: message.postbackPayload,
       externalId: message.externalId,
-      deliveryStatus: 'RECEIVED',
       metadata: {
         ...(message.sentAt ? { platformSentAt: message.sentAt.toISOString() } : {}),
         ...(message.referral ? { referral: message.referral } : {}),
       },
+    };
+    if (!created) {
+      const preview = previewOf(values);
+      const stored = await this.messages.insertInboundAndTouch(values, preview);
+      if (!stored) return null;
+      const at = stored.message.createdAt;
+      const touched = Object.assign(Object.create(Object.getPrototypeOf(conversation) as object) as ConversationEntity, {
+        ...conversation,
+        lastMessageAt: at,
+        lastMessagePreview: preview,
+        lastInboundAt: at,
+        updatedAt: stored.conversationUpdatedAt,
+      });
+      return { conversation: toConversationResponse(touched, contactName), message: toMessageResponse(stored.message) };
+    }
+    const stored = await this.messages.insertUnlessDuplicate({
+      ...values,
+      direction: 'INBOUND',
+      senderType: 'CONTACT',
+      senderId: null,
+      buttons: null,
+      deliveryStatus: 'RECEIVED',
     });
     if (!stored) return null;
-    const conversation = await this.conversations.recordInbound(conversationId, stored.createdAt, previewOf(stored));
-    return { conversation: toConversationResponse(conversation, contactName), message: toMessageResponse(stored) };
+    const updated = await this.conversations.recordInbound(conversation.id, stored.createdAt, previewOf(stored));
+    return { conversation: toConversationResponse(updated, contactName), message: toMessageResponse(stored) };
   }
 
   /** WhatsApp `statuses`: the delivery state of one of our outbound messages; its id, or null when unknown. */

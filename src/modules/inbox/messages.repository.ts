@@ -36,6 +36,55 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     return raw ? this.fromRaw(raw) : null;
   }
 
+  /**
+   * The pipeline's store step for a conversation that existed already (its row locked by the caller),
+   * in ONE statement: inserts the customer's message unless one with the same (channel, external id)
+   * exists, and moves the conversation's last-message fields to it. Null for a redelivery (nothing
+   * changes). Returns the stored message and the conversation's new `updated_at`.
+   */
+  async insertInboundAndTouch(
+    values: Pick<
+      MessageEntity,
+      'conversationId' | 'channelId' | 'type' | 'text' | 'attachments' | 'postbackPayload' | 'externalId' | 'metadata'
+    >,
+    preview: string,
+  ): Promise<{ message: MessageEntity; conversationUpdatedAt: Date } | null> {
+    const rows = await this.queryRows<Record<string, unknown> & { conversation_updated_at: Date | null }>(
+      `WITH m AS (
+         INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text,
+                               attachments, postback_payload, external_id, delivery_status, metadata)
+         VALUES ($1, $2, $3, 'INBOUND', 'CONTACT', $4, $5, $6::jsonb, $7, $8, 'RECEIVED', $9::jsonb)
+         ON CONFLICT DO NOTHING
+         RETURNING *
+       ),
+       c AS (
+         UPDATE conversations cv
+            SET last_message_at = m.created_at, last_message_preview = $10, last_inbound_at = m.created_at,
+                updated_at = now()
+           FROM m
+          WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
+         RETURNING cv.updated_at
+       )
+       SELECT m.*, (SELECT c.updated_at FROM c) AS conversation_updated_at FROM m`,
+      [
+        values.conversationId,
+        values.channelId,
+        values.type,
+        values.text,
+        JSON.stringify(values.attachments ?? []),
+        values.postbackPayload,
+        values.externalId,
+        JSON.stringify(values.metadata ?? {}),
+        preview,
+      ],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    // The caller holds the conversation's row: an insert without it would be a bug, never a redelivery.
+    if (!row.conversation_updated_at) throw new Error(`Conversation ${values.conversationId} not found for its message`);
+    return { message: this.fromRaw(row), conversationUpdatedAt: new Date(row.conversation_updated_at) };
+  }
+
   async existsByExternalId(channelId: string, externalId: string): Promise<boolean> {
     const rows: unknown[] = await this.query(
       `SELECT 1 FROM messages WHERE workspace_id = $1 AND channel_id = $2 AND external_id = $3 LIMIT 1`,

@@ -73,7 +73,8 @@ export class InboundProcessor {
       externalId: normalized.sender.externalId,
     });
     const stored = await this.inbox.appendInbound(
-      opened.conversation.id,
+      opened.conversation,
+      opened.created,
       connection.id,
       normalized.message,
       contact.name,
