@@ -61,11 +61,11 @@ export class ConversationsService {
     query: GetConversationQuery = {},
   ): Promise<ConversationDetailResponse> {
     const before = query.messagesBefore ? seqOf(query.messagesBefore) : null;
-    const [page, notes, response] = await Promise.all([
-      this.messages.findLatest(conversation.id, CONVERSATION_MESSAGES_LIMIT, before),
-      this.notes.findLatest(conversation.id, CONVERSATION_NOTES_LIMIT),
-      this.toResponse(conversation),
-    ]);
+    // One after another: inside a transaction all three share one connection, and a pg client
+    // given overlapping queries only queues them (deprecated; an error in pg 9).
+    const page = await this.messages.findLatest(conversation.id, CONVERSATION_MESSAGES_LIMIT, before);
+    const notes = await this.notes.findLatest(conversation.id, CONVERSATION_NOTES_LIMIT);
+    const response = await this.toResponse(conversation);
     const oldest = page.rows[page.rows.length - 1];
     return {
       ...response,
