@@ -29,7 +29,7 @@ export const EMBEDDED_REFUSAL =
  * Settings on top of PGlite's own start parameters. `shared_buffers`: PostgreSQL's default 128 MB
  * lives inside the service process on this engine and is touched as soon as PGlite starts (measured:
  * 285 MB resident right after start with 128 MB, 187 MB with 32 MB, and 0.5 s less CPU to start).
- * Pages that do not fit are read back from the operating system's file cache, so a 100,000-row
+ * Pages that do not fit are read back from the operating system's file cache: a 30,000-row
  * import costs no more CPU with 32 MB (docs/performance.md, "Embedded write path").
  */
 export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers=32MB'];
