@@ -358,8 +358,11 @@ async function measure(
       value: ex.rows,
       unit: 'rows',
       target: `= ${reportCount!.n}`,
-      pass: ex.rows === reportCount!.n && ex.rows === size.exportRows,
+      // The export must equal the report row for row; the seed puts about `exportRows` messages in
+      // the window (a few land on its edges), which the note shows.
+      pass: ex.rows === reportCount!.n && reportCount!.n > 0,
       correctness: true,
+      note: `report rows in the window ${reportCount!.n} (seeded for about ${size.exportRows})`,
     },
     {
       figure: 'bare SELECT 1 round trip p95 (PG, analytics)',
