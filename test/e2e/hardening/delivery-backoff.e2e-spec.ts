@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { signupWorkspace } from '../../utils/sessions';
-import { conversationOfMessage, conversationSatisfies, eventReaches, inboxEnv, sql } from '../inbox/inbox-helpers';
+import {
+  conversationOfMessage,
+  conversationSatisfies,
+  eventReaches,
+  inboxEnv,
+  postTelegramText,
+  sql,
+} from '../inbox/inbox-helpers';
 import { MockPlatform } from '../inbox/mock-platform';
 
 /**
@@ -32,20 +39,7 @@ describe('Outbound delivery: real backoff, then FAILED', () => {
     const secret = (mock.received(`/telegram/bot${botToken}/setWebhook`, 'POST')[0]!.json as { secret_token: string })
       .secret_token;
     const chat = 100_000_000 + Math.floor(Math.random() * 800_000_000);
-    const ack = await t.http
-      .post('/webhooks/telegram')
-      .set('x-telegram-bot-api-secret-token', secret)
-      .send({
-        update_id: 1,
-        message: {
-          message_id: 1,
-          from: { id: chat, is_bot: false, first_name: 'T' },
-          chat: { id: chat, type: 'private' },
-          date: 1,
-          text: 'hi',
-        },
-      })
-      .expect(200);
+    const ack = await postTelegramText(t, secret, chat);
     const event = await eventReaches(t, admin, connected.body.id, ack.body.eventId);
     const conversationId = await conversationOfMessage(t, event.messageId as string);
 

@@ -9,6 +9,7 @@ import {
   eventReaches,
   hexSignature,
   inboxEnv,
+  postTelegramText,
   sql,
 } from '../inbox/inbox-helpers';
 import { MockPlatform } from '../inbox/mock-platform';
@@ -230,20 +231,7 @@ describe('Platform sends: real backoff, FAILED with the platform error; LINE rep
     const secret = (mock.received(`/telegram/bot${botToken}/setWebhook`, 'POST')[0]!.json as { secret_token: string })
       .secret_token;
     const chat = 100_000_000 + Math.floor(Math.random() * 800_000_000);
-    const ack = await t.http
-      .post('/webhooks/telegram')
-      .set('x-telegram-bot-api-secret-token', secret)
-      .send({
-        update_id: 1,
-        message: {
-          message_id: 1,
-          from: { id: chat, is_bot: false, first_name: 'T' },
-          chat: { id: chat, type: 'private' },
-          date: 1,
-          text: 'hi',
-        },
-      })
-      .expect(200);
+    const ack = await postTelegramText(t, secret, chat);
     const conversationId = await conversationOf(channelId, ack.body.eventId);
     mock.reset();
     mock.fail('/sendMessage', 10, 403, {

@@ -112,3 +112,21 @@ export function conversationSatisfies(
     return res.body as Record<string, unknown> & { messages: Record<string, unknown>[] };
   });
 }
+
+/** A Telegram private-chat text update through the webhook with the connection's secret token; resolves with the 200 ack. */
+export function postTelegramText(t: TestApp, secret: string, chat: number, text = 'hi') {
+  return t.http
+    .post('/webhooks/telegram')
+    .set('x-telegram-bot-api-secret-token', secret)
+    .send({
+      update_id: 1,
+      message: {
+        message_id: 1,
+        from: { id: chat, is_bot: false, first_name: 'T' },
+        chat: { id: chat, type: 'private' },
+        date: 1,
+        text,
+      },
+    })
+    .expect(200);
+}
