@@ -16,18 +16,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type LoadResult, describe, load } from './lib/load';
-import { completed, setupInbox, signed, sink, stored, waitDrained } from './lib/pipeline';
 import {
-  type Service,
-  commonEnv,
-  serviceDb,
-  startBaseline,
-  startService,
-  startWorker,
-  stop,
-  withDataDir,
-  withDatabase,
-} from './lib/service';
+  type PipelineService,
+  burst,
+  describeBurst,
+  forEachEngine,
+  setupInbox,
+  signed,
+  sink,
+  stored,
+  waitDrained,
+} from './lib/pipeline';
+import { serviceDb, startBaseline, stop } from './lib/service';
 import { type BenchContext, type BenchRow, atLeast, below, round } from './lib/types';
 
 export const name = 'inbox';
@@ -40,7 +40,8 @@ function acked(options: Parameters<typeof load>[0], tag: string, ackedIds: Set<s
   return load({ ...options, onOk: (i) => ackedIds.add(`${tag}-${i}`) });
 }
 
-async function round1(ctx: BenchContext, engine: string, service: Service): Promise<BenchRow[]> {
+async function round1(ctx: BenchContext, p: PipelineService): Promise<BenchRow[]> {
+  const { engine, service } = p;
   const seconds = ctx.short ? 2 : 10;
   const pipelineMessages = ctx.short ? 300 : 3000;
   const replies = await sink();
@@ -138,25 +139,13 @@ async function round1(ctx: BenchContext, engine: string, service: Service): Prom
     });
 
     ctx.log(`${engine}: pipeline (${pipelineMessages} messages from 300 customers)`);
-    const tag = `p${run}`;
-    const started = Date.now();
-    const burst = await load({
-      url: channel.url,
-      connections: 20,
-      durationMs: 600_000,
-      count: pipelineMessages,
-      build: signed(channel.secret, tag, 300),
-    });
-    await waitDrained(db, 900_000);
-    const pipe = await stored(db, tag);
-    const complete = await completed(db, tag);
-    const rate = pipe.processedAtMax > started ? (complete * 1000) / (pipe.processedAtMax - started) : 0;
+    const pipe = await burst(p, db, channel, `p${run}`, pipelineMessages, 300);
     rows.push({
       figure: `pipeline stored+assigned+ticketed (${engine})`,
-      value: round(rate, 0),
+      value: round(pipe.rate, 0),
       unit: 'msg/s',
-      ...(embedded ? {} : atLeast(rate, 300)),
-      note: `${complete} of ${pipelineMessages} sent (${burst.ok} acknowledged) complete, ${pipe.texts.size} stored, FAILED ${pipe.failed}`,
+      ...(embedded ? {} : atLeast(pipe.rate, 300)),
+      note: describeBurst(pipe),
     });
   } finally {
     await db.end();
@@ -168,38 +157,8 @@ async function round1(ctx: BenchContext, engine: string, service: Service): Prom
 
 export async function run(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  if (ctx.embedded)
-    await withDataDir(async (dir) => {
-      const service = await startService(commonEnv(dir));
-      try {
-        rows.push(...(await round1(ctx, 'embedded', service)));
-      } finally {
-        await stop(service.child);
-      }
-    });
-  if (ctx.databaseUrl && ctx.redisUrl) {
-    const redisUrl = ctx.redisUrl;
-    await withDataDir((dir) =>
-      withDatabase(ctx.databaseUrl!, async (url) => {
-        const env = {
-          ...commonEnv(dir),
-          DATABASE_URL: url,
-          REDIS_URL: redisUrl,
-          QUEUE_PREFIX: `bench-${randomBytes(3).toString('hex')}`,
-        };
-        const service = await startService({ ...env, APP_ROLE: 'api' });
-        const worker = await startWorker(env).catch(async (e: unknown) => {
-          await stop(service.child);
-          throw e;
-        });
-        try {
-          rows.push(...(await round1(ctx, 'PG + Redis', service)));
-        } finally {
-          await stop(service.child);
-          await stop(worker);
-        }
-      }),
-    );
-  } else ctx.log('inbox: PostgreSQL + Redis round skipped (needs DATABASE_URL and REDIS_URL)');
+  await forEachEngine(ctx, {}, async (p) => {
+    rows.push(...(await round1(ctx, p)));
+  });
   return rows;
 }
