@@ -56,6 +56,35 @@ export function isRetryable(error: unknown): boolean {
   return code === PgErrorCode.SerializationFailure || code === PgErrorCode.DeadlockDetected;
 }
 
+/** Node's socket errors when the database cannot be reached or drops the connection. */
+const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** node-postgres' own messages for a connection that ended or could not be made in time (no code). */
+const UNREACHABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Client was closed',
+];
+
+/**
+ * The database is unreachable or going away, not the request's fault: SQLSTATE class 08
+ * (connection exception), 57P01–57P03 (admin / crash shutdown, cannot connect now), 53300 (too many
+ * connections), a refused or reset socket, node-postgres' "Connection terminated". The API answers
+ * 503 with Retry-After for these: a platform retries the webhook, a client tries again shortly.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = sqlState(error);
+  if (code && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300'))
+    return true;
+  if (code && UNREACHABLE_SOCKET_CODES.has(code)) return true;
+  const driver = typeof error === 'object' && error !== null ? (error as { driverError?: unknown }).driverError : undefined;
+  const message = [error, driver]
+    .map((e) => (e instanceof Error ? e.message : ''))
+    .find((m) => UNREACHABLE_MESSAGES.some((known) => m.includes(known)));
+  return message !== undefined;
+}
+
 /** `%`, `_` and `\` taken literally inside a LIKE/ILIKE pattern (the default escape character `\`). */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

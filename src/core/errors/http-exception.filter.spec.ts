@@ -24,3 +24,33 @@ describe('HttpExceptionFilter: database errors (issue 9)', () => {
     expect(logged).toContain('c1');
   });
 });
+
+describe('HttpExceptionFilter: database unavailable (503, not 500)', () => {
+  const filter = new HttpExceptionFilter();
+
+  it('answers 503 with Retry-After for a refused connection (a real node-postgres error)', async () => {
+    const { createServer } = await import('node:net');
+    const { Client } = await import('pg');
+    // A port nobody listens on: bind one, note it, close it.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const error = await new Client({ host: '127.0.0.1', port, connectionTimeoutMillis: 2_000 })
+      .connect()
+      .then(() => null, (e: unknown) => e);
+    expect(error).not.toBeNull();
+    const { body, headers } = filter.toBody(error, 'rid');
+    expect(body).toMatchObject({ statusCode: 503, code: 'unavailable', requestId: 'rid' });
+    expect(headers).toEqual({ 'Retry-After': '5' });
+  });
+
+  it.each(['57P01', '57P03', '08006', '53300'])('answers 503 for SQLSTATE %s', (code) => {
+    expect(filter.toBody(pgError(code), 'rid').body.statusCode).toBe(503);
+  });
+
+  it('answers 503 when node-postgres reports the connection ended mid-query', () => {
+    const ended = new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly'));
+    expect(filter.toBody(ended, 'rid').body).toMatchObject({ statusCode: 503, code: 'unavailable' });
+  });
+});

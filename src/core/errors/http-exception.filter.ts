@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { AppException } from './app.exception';
 import { ERROR_STATUS, ErrorCode } from './error-codes';
+import { isDatabaseUnavailable } from 'src/core/database/pg-errors';
 import { requestIdOf } from 'src/core/http/request-id';
 
 interface ErrorBody {
@@ -24,6 +25,9 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   429: ErrorCode.RateLimited,
   503: ErrorCode.Unavailable,
 };
+
+/** What a 503 for an unreachable database asks the client to wait before retrying. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Maps every error, ours or the framework's, onto DESIGN.md §2's shape. Never leaks driver messages. */
 @Catch()
@@ -71,6 +75,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
       if (pgCode?.startsWith('22') || pgCode === '54001') {
         return { body: build(ErrorCode.ValidationFailed, 'A value has the wrong format'), headers: {} };
       }
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        body: build(ErrorCode.Unavailable, 'The database is unavailable; retry shortly'),
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
