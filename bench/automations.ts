@@ -147,6 +147,12 @@ async function rounds(ctx: BenchContext, p: PipelineService): Promise<BenchRow[]
                 `${round(withAgent.statementsPerMessage ?? 0, 1)}; Redis commands per message ` +
                 `${round(bestNone.redisPerMessage ?? 0, 1)} / ${round(bestFifty.redisPerMessage ?? 0, 1)} / ${round(withAgent.redisPerMessage ?? 0, 1)}`,
             },
+            {
+              figure: `CPU ms per message, pipeline process (${p.engine})`,
+              value: round(bestNone.cpuMsPerMessage ?? 0, 2),
+              unit: 'ms',
+              note: `with ${RULES} rules ${round(bestFifty.cpuMsPerMessage ?? 0, 2)}, with rules + AI agent ${round(withAgent.cpuMsPerMessage ?? 0, 2)}`,
+            },
           ]),
       {
         figure: `acknowledged but not stored, automations rounds (${p.engine})`,

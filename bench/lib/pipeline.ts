@@ -243,6 +243,8 @@ export interface BurstResult {
   /** SQL statements / Redis commands of the pipeline process per message sent (null when not counted). */
   readonly statementsPerMessage: number | null;
   readonly redisPerMessage: number | null;
+  /** CPU ms (user + system) of the pipeline process per message sent (null when not counted). */
+  readonly cpuMsPerMessage: number | null;
   /** The statements that grew most during the burst (`shape: count`). */
   readonly topStatements: [string, number][];
 }
@@ -283,6 +285,7 @@ export async function burst(
     failed: found.failed,
     statementsPerMessage: counted ? d.sql / messages : null,
     redisPerMessage: counted ? d.redis / messages : null,
+    cpuMsPerMessage: counted ? d.cpuMs / messages : null,
     topStatements: d.top,
   };
 }
@@ -291,6 +294,6 @@ export function describeBurst(b: BurstResult): string {
   const cost =
     b.statementsPerMessage === null
       ? ''
-      : `; ${b.statementsPerMessage.toFixed(1)} SQL statements and ${(b.redisPerMessage ?? 0).toFixed(1)} Redis commands per message`;
+      : `; ${b.statementsPerMessage.toFixed(1)} SQL statements, ${(b.redisPerMessage ?? 0).toFixed(1)} Redis commands and ${(b.cpuMsPerMessage ?? 0).toFixed(2)} CPU ms of the pipeline process per message`;
   return `${b.complete} of ${b.sent} complete (${b.acknowledged} acknowledged, ${b.stored} stored, FAILED ${b.failed})${cost}`;
 }

@@ -175,7 +175,9 @@ export async function withDatabase<T>(adminUrl: string, run: (url: string) => Pr
   try {
     return await run(url.toString());
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    // BENCH_KEEP_DATABASE=1 keeps it for diagnosis (its statistics, its plans); drop it by hand.
+    if (process.env.BENCH_KEEP_DATABASE) console.log(`bench database kept: ${name}`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
   }
 }

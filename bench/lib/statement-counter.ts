@@ -16,6 +16,8 @@ import { join } from 'node:path';
 interface Counts {
   sql: number;
   redis: number;
+  /** The process's CPU time (user + system) in ms when the file was written. */
+  cpuMs?: number;
   byStatement: Record<string, number>;
   byRedisCommand: Record<string, number>;
 }
@@ -63,7 +65,10 @@ function patch(): void {
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 function flush(): void {
-  if (file) writeFileSync(file, JSON.stringify(counts));
+  if (!file) return;
+  const cpu = process.cpuUsage();
+  counts.cpuMs = (cpu.user + cpu.system) / 1000;
+  writeFileSync(file, JSON.stringify(counts));
 }
 
 if (file) {
@@ -96,7 +101,11 @@ export function readCounts(path: string): Counts {
 }
 
 /** What happened between two snapshots: totals and the statements that grew most. */
-export function delta(before: Counts, after: Counts, top = 40): { sql: number; redis: number; top: [string, number][]; redisTop: [string, number][] } {
+export function delta(
+  before: Counts,
+  after: Counts,
+  top = 40,
+): { sql: number; redis: number; cpuMs: number; top: [string, number][]; redisTop: [string, number][] } {
   const diff = (a: Record<string, number>, b: Record<string, number>) =>
     Object.entries(b)
       .map(([k, v]) => [k, v - (a[k] ?? 0)] as [string, number])
@@ -106,6 +115,7 @@ export function delta(before: Counts, after: Counts, top = 40): { sql: number; r
   return {
     sql: after.sql - before.sql,
     redis: after.redis - before.redis,
+    cpuMs: (after.cpuMs ?? 0) - (before.cpuMs ?? 0),
     top: diff(before.byStatement, after.byStatement),
     redisTop: diff(before.byRedisCommand, after.byRedisCommand),
   };

@@ -1,17 +1,72 @@
-import { Injectable } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { Client } from 'pg';
+import { APP_CONFIG } from 'src/core/config/config.constants';
+import type { AppConfig } from 'src/core/config/app-config';
+import { TransactionHost } from 'src/core/database/transaction-host';
 
 /** Topics whose writes make cached look-ups stale. */
-export type CacheTopic = 'channels' | 'workspace-plans';
+export type CacheTopic = 'channels' | 'workspace-plans' | 'automations' | 'ai-agents' | 'catalogue';
+
+const TOPICS: readonly CacheTopic[] = ['channels', 'workspace-plans', 'automations', 'ai-agents', 'catalogue'];
+
+/** The PostgreSQL notification channel every process listens on. */
+export const CACHE_CHANNEL = 'sis_cache_invalidation';
+
+/** Wait before reconnecting a lost LISTEN connection (caches are not trusted meanwhile). */
+const RECONNECT_MS = 1_000;
 
 /**
- * In-process invalidation of small read caches (issue 16: the webhook receivers' connection cache).
- * A writer bumps a topic after its change; a cache remembers the versions it was filled under and
- * drops everything when one moved. Other processes (a second API replica, the CLI) are not told:
- * caches that depend on this keep entries for a short time only and say how long.
+ * Invalidation of small configuration caches (issue 16): a writer reports a change of a topic; a
+ * cache remembers the version it was filled under and drops what it holds when the version moved.
+ *
+ * - `bump(topic)`: this process only, at once (the webhook receivers' short-lived connection cache).
+ * - `changed(topic)`, in the writing transaction: every process is told at commit. On PostgreSQL it
+ *   is a `pg_notify` in that transaction (delivered at commit, never for a rollback) to the `LISTEN`
+ *   connection each process keeps; on the embedded engine (one process) an after-commit bump.
+ * - `trusted`: whether a cache may serve from memory. Embedded: always. PostgreSQL: only while the
+ *   LISTEN connection is up — when it is lost every topic moves (nothing missed is served) and the
+ *   caches read per event until it is back. A cache that does not check it must keep entries short.
  */
 @Injectable()
-export class CacheInvalidation {
+export class CacheInvalidation implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('CacheInvalidation');
   private readonly versions = new Map<CacheTopic, number>();
+  /** Topics changed by each open transaction (keyed by its manager): what it reads of them is not committed. */
+  private readonly written = new WeakMap<object, Set<CacheTopic>>();
+  private listener: Client | null = null;
+  private listening = false;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Optional() private readonly tx?: TransactionHost,
+    @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
+  ) {}
+
+  /** PostgreSQL: opens the LISTEN connection (embedded: nothing to open, one process). */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.databaseUrl) await this.listen();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.listening = false;
+    await this.listener?.end().catch(() => undefined);
+    this.listener = null;
+  }
+
+  /** Whether caches of cross-process topics may serve from memory (see the class comment). */
+  get trusted(): boolean {
+    return !this.databaseUrl || this.listening;
+  }
 
   bump(topic: CacheTopic): void {
     this.versions.set(topic, (this.versions.get(topic) ?? 0) + 1);
@@ -19,5 +74,99 @@ export class CacheInvalidation {
 
   version(topic: CacheTopic): number {
     return this.versions.get(topic) ?? 0;
+  }
+
+  /**
+   * A change of `topic` made in the open transaction (or just made, outside one): every process's
+   * caches of it are invalidated at commit. This process's bump also runs after commit, so a reader
+   * here cannot cache the old value under the new version.
+   */
+  async changed(topic: CacheTopic): Promise<void> {
+    if (!this.tx) return this.bump(topic);
+    if (this.tx.inTransaction) {
+      const manager = this.tx.manager;
+      this.written.set(manager, (this.written.get(manager) ?? new Set()).add(topic));
+    }
+    if (this.databaseUrl) await this.tx.manager.query('SELECT pg_notify($1, $2)', [CACHE_CHANNEL, topic]);
+    await this.tx.afterCommit(() => this.bump(topic));
+  }
+
+  /** Whether the open transaction changed `topic`: what it reads of it must not be cached (it may roll back). */
+  writtenInTransaction(topic: CacheTopic): boolean {
+    return !!this.tx?.inTransaction && !!this.written.get(this.tx.manager)?.has(topic);
+  }
+
+  private get databaseUrl(): string | null {
+    return this.config?.db.url ?? null;
+  }
+
+  private bumpAll(): void {
+    for (const topic of TOPICS) this.bump(topic);
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped || !this.databaseUrl) return;
+    const client = new Client({ connectionString: this.databaseUrl, application_name: 'sis-cache-listener' });
+    const lost = (error?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      this.listening = false;
+      // Notifications may have been missed: nothing cached before now is current.
+      this.bumpAll();
+      client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn(`LISTEN connection lost (${error?.message ?? 'closed'}): caches read per event until it is back`);
+      this.retry = setTimeout(() => void this.listen(), RECONNECT_MS);
+      this.retry.unref();
+    };
+    client.on('notification', (message) => {
+      if (message.channel === CACHE_CHANNEL && TOPICS.includes(message.payload as CacheTopic))
+        this.bump(message.payload as CacheTopic);
+    });
+    client.on('error', lost);
+    client.on('end', () => lost());
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CACHE_CHANNEL}`);
+      if (this.listener !== client) return;
+      // Changes made while it was down were not heard: start from fresh versions.
+      this.bumpAll();
+      this.listening = true;
+    } catch (error) {
+      lost(error as Error);
+    }
+  }
+}
+
+/**
+ * A small keyed cache of one topic's data, trusted across processes through `CacheInvalidation`:
+ * served from memory only while the invalidation is trusted and the topic's version has not moved;
+ * a value read by a transaction that changed the topic, or while the version moved, is not kept.
+ */
+export class TopicCache<V> {
+  private readonly entries = new Map<string, V>();
+  private filledUnder = -1;
+
+  constructor(
+    private readonly invalidation: CacheInvalidation,
+    private readonly topic: CacheTopic,
+    private readonly max = 10_000,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    const version = this.invalidation.version(this.topic);
+    if (version !== this.filledUnder) {
+      this.entries.clear();
+      this.filledUnder = version;
+    }
+    const usable = this.invalidation.trusted && !this.invalidation.writtenInTransaction(this.topic);
+    if (usable && this.entries.has(key)) return this.entries.get(key) as V;
+    const value = await load();
+    if (usable && this.invalidation.trusted && this.invalidation.version(this.topic) === version) {
+      if (this.entries.size >= this.max) this.entries.clear();
+      this.entries.set(key, value);
+    }
+    return value;
   }
 }

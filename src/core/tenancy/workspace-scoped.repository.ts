@@ -72,6 +72,13 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return row;
   }
 
+  /**
+   * Runs after each write of the generic helpers below (insert, update, delete by id), in the same
+   * transaction: a repository whose table feeds a cache says so here (`CacheInvalidation.changed`).
+   * Default: nothing.
+   */
+  protected async afterWrite(): Promise<void> {}
+
   /** Inserts one row stamped with the caller's workspace and returns it as stored. */
   async insert(values: Omit<Partial<T>, 'workspaceId'>): Promise<T> {
     const rows = await this.insertMany([values]);
@@ -89,6 +96,7 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
       .values(stamped as never)
       .returning('*')
       .execute();
+    await this.afterWrite();
     return (result.raw as Record<string, unknown>[]).map((raw) => this.fromRaw(raw));
   }
 
@@ -106,6 +114,7 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
       .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId: this.workspaceId })
       .returning('*')
       .execute();
+    await this.afterWrite();
     const raw = (result.raw as Record<string, unknown>[])[0];
     if (!raw) throw AppException.notFound(this.label);
     return this.fromRaw(raw);
@@ -119,6 +128,7 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
       .delete()
       .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId: this.workspaceId })
       .execute();
+    await this.afterWrite();
     if (!result.affected) throw AppException.notFound(this.label);
   }
 

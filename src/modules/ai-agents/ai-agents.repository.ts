@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import type { CursorPaginationQuery } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
@@ -8,8 +9,16 @@ import type { AiConversationStatus } from './ai-conversation-state.entity';
 
 @Injectable()
 export class AiAgentsRepository extends WorkspaceScopedRepository<AiAgentEntity> {
-  constructor(tx: TransactionHost) {
+  constructor(
+    tx: TransactionHost,
+    private readonly invalidation: CacheInvalidation,
+  ) {
     super(tx, AiAgentEntity, 'a', 'AI agent');
+  }
+
+  /** Every write of agents tells the pipeline's cache of which channels have one, in every process, at commit. */
+  protected override afterWrite(): Promise<void> {
+    return this.invalidation.changed('ai-agents');
   }
 
   findPage(query: CursorPaginationQuery): Promise<Page<AiAgentEntity>> {

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
 import { AppException } from 'src/core/errors/app.exception';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
 import { ConversationsService, type MessageResponse, MessagesService } from 'src/modules/inbox';
 import type { AiAgentEntity } from './ai-agent.entity';
@@ -44,6 +46,8 @@ const SUGGESTION_SETTINGS = {
 @Injectable()
 export class AiConversationsService implements OnModuleInit {
   private readonly logger = new Logger('AiAgent');
+  /** Per workspace and channel: whether an active agent answers there (most channels have none). */
+  private readonly channelsWithAgent: TopicCache<boolean>;
 
   constructor(
     private readonly pipeline: InboundPipeline,
@@ -54,8 +58,12 @@ export class AiConversationsService implements OnModuleInit {
     private readonly llm: LlmClient,
     private readonly conversations: ConversationsService,
     private readonly messages: MessagesService,
+    private readonly catalogue: CatalogAgentSearch,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
-  ) {}
+    invalidation: CacheInvalidation,
+  ) {
+    this.channelsWithAgent = new TopicCache(invalidation, 'ai-agents');
+  }
 
   onModuleInit(): void {
     this.pipeline.register({
@@ -74,7 +82,15 @@ export class AiConversationsService implements OnModuleInit {
 
   private async agentStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
     if (!context.message.text?.trim()) return 'continue';
-    const found = await this.agents.findActiveForConversation(context.channel.id, context.conversation.id);
+    const lookUp = () => this.agents.findActiveForConversation(context.channel.id, context.conversation.id);
+    // A channel known to have no active agent costs no statement (any agent write invalidates, in every process).
+    let found: Awaited<ReturnType<typeof lookUp>> | undefined;
+    const hasAgent = await this.channelsWithAgent.get(`${context.workspaceId}:${context.channel.id}`, async () => {
+      found = await lookUp();
+      return found !== null;
+    });
+    if (!hasAgent) return 'continue';
+    found ??= await lookUp();
     if (!found || found.conversationStatus !== 'ACTIVE') return 'continue';
     const agent = found.agent;
     if (agent.provider === 'BUILTIN') {
@@ -92,10 +108,14 @@ export class AiConversationsService implements OnModuleInit {
       await this.enqueue(context, null);
       return 'handled';
     }
-    const run = await this.responder.respond(
-      { ...SUGGESTION_SETTINGS, provider: 'BUILTIN' },
-      await this.turns(context.conversation.id),
-    );
+    // Earlier messages only serve the built-in answer to find the product a question refers to: with
+    // nothing on sale (most workspaces) there is none, and its answer depends on this message alone
+    // (small talk gets the greeting, anything else nothing) — no read of the conversation's messages.
+    // (An image's caption is not a turn: then the last text message is read as before.)
+    const own = toTurns([context.message]);
+    const turns =
+      own.length && !(await this.catalogue.hasItemsOnSale()) ? own : await this.turns(context.conversation.id);
+    const run = await this.responder.respond({ ...SUGGESTION_SETTINGS, provider: 'BUILTIN' }, turns);
     await this.suggest(context.conversation.id, run);
     return 'handled';
   }

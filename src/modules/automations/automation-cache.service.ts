@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import type { AutomationEntity } from './automation.entity';
 import type { ActiveAutomation, FlowTrigger, RuleTrigger } from './automation.types';
@@ -18,17 +19,24 @@ const MAX_WORKSPACES = 1_000;
  * Active automations per workspace, kept in process memory and re-read only when the workspace's
  * `automation_cache_versions` row moved: every change to its automations bumps it in the same
  * transaction, so another worker's edit is seen on the next event. Cost per event: one primary-key
- * read (never one query per rule).
+ * read (never one query per rule) — none while cross-process invalidation is up: the bump also
+ * notifies every process at commit (CacheInvalidation), so the version read is cached until then.
  */
 @Injectable()
 export class AutomationCache {
   private readonly snapshots = new Map<string, AutomationSnapshot>();
+  private readonly versions: TopicCache<number>;
 
-  constructor(private readonly automations: AutomationsRepository) {}
+  constructor(
+    private readonly automations: AutomationsRepository,
+    invalidation: CacheInvalidation,
+  ) {
+    this.versions = new TopicCache(invalidation, 'automations', MAX_WORKSPACES);
+  }
 
   async current(): Promise<AutomationSnapshot> {
     const workspaceId = getTenantContext().workspaceId;
-    const version = await this.automations.version();
+    const version = await this.versions.get(workspaceId, () => this.automations.version());
     const cached = this.snapshots.get(workspaceId);
     if (cached && cached.version === version) {
       this.snapshots.delete(workspaceId);

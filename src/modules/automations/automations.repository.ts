@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { AutomationEntity } from './automation.entity';
@@ -12,7 +13,10 @@ export interface AutomationFilters {
 
 @Injectable()
 export class AutomationsRepository extends WorkspaceScopedRepository<AutomationEntity> {
-  constructor(tx: TransactionHost) {
+  constructor(
+    tx: TransactionHost,
+    private readonly invalidation: CacheInvalidation,
+  ) {
     super(tx, AutomationEntity, 'a', 'Automation');
   }
 
@@ -35,9 +39,11 @@ export class AutomationsRepository extends WorkspaceScopedRepository<AutomationE
 
   /**
    * Bumps the workspace's cache version (in the caller's transaction): every worker re-reads the
-   * active automations on its next event.
+   * active automations on its next event — told at commit (CacheInvalidation), or, without that, by
+   * reading the version per event.
    */
   async bumpVersion(): Promise<void> {
+    await this.invalidation.changed('automations');
     await this.query(
       `INSERT INTO automation_cache_versions (workspace_id, version) VALUES ($1, 1)
        ON CONFLICT (workspace_id) DO UPDATE SET version = automation_cache_versions.version + 1`,

@@ -66,6 +66,14 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
     super(tx, CatalogItemEntity, 'ci', 'Catalogue item');
   }
 
+  /** Whether the workspace has an item on sale (what the search can find): one probe of the (workspace, status) index. */
+  async hasItemsOnSale(): Promise<boolean> {
+    const rows = await this.queryRows<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM catalog_items WHERE workspace_id = $1 AND status = 'ON_SALE') AS found`,
+    );
+    return rows[0]?.found === true;
+  }
+
   async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit: number): Promise<AgentSearchRow[]> {
     if (terms.length === 0 && skus.length === 0) return [];
     // Positions of the words an item should have all of (integers: safe to write into the statement).

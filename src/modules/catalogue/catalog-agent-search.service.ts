@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import {
   type AgentSearchRow,
   type AgentSearchTerm,
@@ -13,10 +15,29 @@ import {
  */
 @Injectable()
 export class CatalogAgentSearch {
-  constructor(private readonly repository: CatalogAgentSearchRepository) {}
+  /** Per workspace: whether it has an item on sale (invalidated by every catalogue write, in any process). */
+  private readonly onSale: TopicCache<boolean>;
+
+  constructor(
+    private readonly repository: CatalogAgentSearchRepository,
+    invalidation: CacheInvalidation,
+  ) {
+    this.onSale = new TopicCache(invalidation, 'catalogue');
+  }
+
+  /**
+   * Whether the caller's workspace has an item on sale, i.e. whether a search can find anything
+   * (issue 16: most workspaces have no catalogue, and the search statement costs a plan per call).
+   * From memory while cross-process invalidation is up; otherwise one indexed EXISTS.
+   */
+  hasItemsOnSale(): Promise<boolean> {
+    return this.onSale.get(getTenantContext().workspaceId, () => this.repository.hasItemsOnSale());
+  }
 
   /** Items matching any of the words or SKUs, best first, each with how it matched. */
-  search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit = 40): Promise<AgentSearchRow[]> {
+  async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit = 40): Promise<AgentSearchRow[]> {
+    if (terms.length === 0 && skus.length === 0) return [];
+    if (!(await this.hasItemsOnSale())) return [];
     return this.repository.search(terms, skus, limit);
   }
 }

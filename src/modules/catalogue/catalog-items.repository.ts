@@ -3,6 +3,7 @@ import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import {
   CatalogItemEntity,
@@ -86,8 +87,19 @@ function onlySent(field: string, column: string, mask: string, incoming: string,
 
 @Injectable()
 export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogItemEntity> {
-  constructor(tx: TransactionHost) {
+  constructor(
+    tx: TransactionHost,
+    private readonly invalidation: CacheInvalidation,
+  ) {
     super(tx, CatalogItemEntity, 'ci', 'Catalogue item');
+  }
+
+  /**
+   * Every write of items tells the caches of the catalogue (whether a workspace has an item on sale,
+   * CatalogAgentSearch) in every process, at commit. Called after the write, in its transaction.
+   */
+  protected override afterWrite(): Promise<void> {
+    return this.invalidation.changed('catalogue');
   }
 
   /** Newest first; status defaults to ON_SALE (`ALL` for both). */
@@ -123,6 +135,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
        RETURNING *`,
       [id, reason],
     );
+    await this.afterWrite();
     const row = rows[0];
     if (!row) throw AppException.notFound('Catalogue item');
     return this.fromRaw(row);
@@ -164,6 +177,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
        RETURNING c.external_id, (c.xmax = 0) AS inserted`,
       [JSON.stringify(rows)],
     );
+    await this.afterWrite();
     return result.map((r) => ({ externalId: r.external_id, inserted: r.inserted }));
   }
 
@@ -178,6 +192,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
        RETURNING id`,
       [externalId],
     );
+    await this.afterWrite();
     return rows.length > 0;
   }
 
@@ -259,6 +274,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
          COALESCE((SELECT array_agg(ord ORDER BY ord) FROM matched WHERE item_id IS NULL AND name IS NULL), '{}') AS nameless`,
       [JSON.stringify(rows)],
     );
+    await this.afterWrite();
     const row = result[0] ?? { updated: 0, created: 0, raced: 0, nameless: [] };
     return { created: row.created, updated: row.updated + row.raced, namelessRows: row.nameless };
   }
@@ -328,6 +344,7 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
         [websiteId, JSON.stringify(chunk)],
       );
     }
+    await this.afterWrite();
   }
 
   /** Products that left the website: off sale (reason WEBSITE, so a reappearance restores them). */
@@ -338,5 +355,6 @@ export class CatalogItemsRepository extends WorkspaceScopedRepository<CatalogIte
        WHERE workspace_id = $1 AND website_id = $2 AND id = ANY($3::uuid[]) AND status = 'ON_SALE'`,
       [websiteId, ids],
     );
+    await this.afterWrite();
   }
 }

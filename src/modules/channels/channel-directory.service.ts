@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
-import { CacheInvalidation } from 'src/core/events/cache-invalidation';
+import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { type ChannelLookupRow, ChannelLookupRepository } from './channel-lookup.repository';
 import { ChannelSecretsService } from './channel-secrets.service';
 import type { ChannelType, OpenedConnection } from './channel.types';
@@ -37,6 +38,8 @@ export class ChannelDirectory {
   private readonly inFlight = new Map<string, Promise<ChannelLookupRow | null>>();
   private readonly cache = new Map<string, { value: CachedConnection; until: number }>();
   private cacheVersion = '';
+  /** `getOpened` per workspace and id, trusted across processes (every connection write invalidates it). */
+  private readonly opened: TopicCache<OpenedConnection>;
 
   constructor(
     private readonly lookup: ChannelLookupRepository,
@@ -44,7 +47,9 @@ export class ChannelDirectory {
     private readonly channels: ChannelsRepository,
     private readonly tx: TransactionHost,
     private readonly invalidation: CacheInvalidation,
-  ) {}
+  ) {
+    this.opened = new TopicCache(invalidation, 'channels');
+  }
 
   /** ACTIVE connections of these types for these platform account ids (one query for a batch). */
   async findActiveByRoutingKeys(types: readonly ChannelType[], keys: readonly string[]): Promise<FoundConnection[]> {
@@ -113,9 +118,15 @@ export class ChannelDirectory {
     return this.lookup.existsActiveVerifyTokenHash(sha256Hex(token));
   }
 
-  /** A connection of the current workspace with its secrets (delivery, processing); 404 when absent. */
+  /**
+   * A connection of the current workspace with its secrets (delivery, processing); 404 when absent.
+   * From memory while cross-process invalidation is up (CacheInvalidation): one read and one
+   * decryption per connection and change, not per event. Absent is never cached.
+   */
   async getOpened(id: string): Promise<OpenedConnection> {
-    return this.secrets.open(await this.channels.getById(id));
+    return this.opened.get(`${getTenantContext().workspaceId}:${id}`, async () =>
+      this.secrets.open(await this.channels.getById(id)),
+    );
   }
 
   private versionNow(): string {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { AppException } from 'src/core/errors/app.exception';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
@@ -15,8 +16,16 @@ export interface ChannelListFilter {
 
 @Injectable()
 export class ChannelsRepository extends WorkspaceScopedRepository<ChannelConnectionEntity> {
-  constructor(tx: TransactionHost) {
+  constructor(
+    tx: TransactionHost,
+    private readonly invalidation: CacheInvalidation,
+  ) {
     super(tx, ChannelConnectionEntity, 'ch', 'Channel');
+  }
+
+  /** Every write of connections tells the connection caches (ChannelDirectory) of every process, at commit. */
+  protected override afterWrite(): Promise<void> {
+    return this.invalidation.changed('channels');
   }
 
   findPage(query: CursorPaginationQuery, filter: ChannelListFilter): Promise<Page<ChannelConnectionEntity>> {
@@ -55,6 +64,7 @@ export class ChannelsRepository extends WorkspaceScopedRepository<ChannelConnect
       })
       .where(`id = :id AND workspace_id = :workspaceId AND status = 'ACTIVE'`, { id, workspaceId: this.workspaceId })
       .execute();
+    await this.afterWrite();
     if (!result.affected) throw AppException.notFound('Channel');
   }
 }

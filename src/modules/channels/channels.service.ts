@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { AppException } from 'src/core/errors/app.exception';
-import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type Page, mapPage } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import type { ChannelConnectionEntity } from './channel-connection.entity';
@@ -25,7 +24,6 @@ export class ChannelsService {
     private readonly channels: ChannelsRepository,
     private readonly secrets: ChannelSecretsService,
     private readonly adapters: ChannelAdapters,
-    private readonly invalidation: CacheInvalidation,
   ) {}
 
   async list(_ctx: TenantContext, query: ListChannelsQuery): Promise<Page<ChannelResponse>> {
@@ -59,9 +57,8 @@ export class ChannelsService {
     if (row.status !== 'ACTIVE') throw AppException.notFound('Channel');
     const adapter = this.adapters.forType(row.type);
     if (adapter.onDisconnect) await adapter.onDisconnect(this.secrets.open(row));
+    // The repository tells the connection caches (ChannelDirectory) of every process.
     await this.channels.disconnect(id);
-    // Webhook receivers cache connections for a moment (ChannelDirectory): this one is gone now.
-    this.invalidation.bump('channels');
   }
 
   private response(row: ChannelConnectionEntity): ChannelResponse {

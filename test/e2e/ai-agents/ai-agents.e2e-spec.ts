@@ -257,6 +257,32 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     expect(quiet.suggestedReply.text).toContain('25 USD');
   });
 
+  it('suggested reply with nothing on sale: small talk only; an item put on sale is used at the next message', async () => {
+    const admin = await enterprise();
+    const channel = await connectCustom(t, admin, mock, { path: '/custom/empty-shop' });
+    const detail = async (id: string) =>
+      (await t.http.get(`/conversations/${id}`).set(admin.headers).expect(200)).body as {
+        suggestedReply: { text: string; items: string[] } | null;
+      };
+
+    // No catalogue: a product question gets no suggestion, small talk the built-in greeting (no items).
+    const conversationId = await ask(admin, channel, 'cust-empty', 'how much is the yoga mat?');
+    expect((await detail(conversationId)).suggestedReply).toBeNull();
+    await ask(admin, channel, 'cust-empty', 'hello!');
+    const greeted = (await detail(conversationId)).suggestedReply;
+    expect(greeted?.text.trim()).not.toBe('');
+    expect(greeted?.items).toEqual([]);
+
+    // The catalogue gains items: the next message's suggestion answers from them (the seed's 25 USD
+    // yoga mat), and "how much is it?" still finds the product named in an earlier message.
+    await seedShop(t, admin);
+    await ask(admin, channel, 'cust-empty', 'how much is it?');
+    expect((await detail(conversationId)).suggestedReply).toMatchObject({
+      text: expect.stringContaining('25 USD'),
+      items: [expect.any(String)],
+    });
+  });
+
   it('ai-reply drafts and sends; translate needs a provider (503); both 404 across workspaces', async () => {
     const admin = await enterprise();
     await seedShop(t, admin);

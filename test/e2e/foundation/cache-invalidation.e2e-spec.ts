@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DataSource } from 'typeorm';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { CatalogAgentSearch } from 'src/modules/catalogue';
+import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
+import { type Session, signupWorkspace } from '../../utils/sessions';
+
+/**
+ * Configuration caches trusted across processes (issue 16 item 3): a change made through one
+ * service instance invalidates another instance's cache at commit (PostgreSQL: NOTIFY → LISTEN),
+ * a cache serves from memory meanwhile, and a lost LISTEN connection makes every process read per
+ * event until it is back. The probe is the catalogue's "has an item on sale" cache (the pipeline's
+ * suggested reply asks it for every message).
+ */
+const postgres = Boolean(process.env.DATABASE_URL);
+
+async function onSale(t: TestApp, workspaceId: string): Promise<boolean> {
+  return runAsWorkspace(workspaceId, () => t.app.get(CatalogAgentSearch).hasItemsOnSale());
+}
+
+/** Flips an item's status behind the service's back (no notification): only a read can see it. */
+async function setStatusBehindTheBack(t: TestApp, workspaceId: string, id: string, status: string): Promise<void> {
+  await t.app
+    .get(DataSource)
+    .query('UPDATE catalog_items SET status = $3 WHERE workspace_id = $1 AND id = $2', [workspaceId, id, status]);
+}
+
+async function createItem(t: TestApp, admin: Session, name: string): Promise<string> {
+  const res = await t.http.post('/catalog').set(admin.headers).send({ name, price: 1000 }).expect(201);
+  return String(res.body.id);
+}
+
+describe('cache invalidation', () => {
+  let a: TestApp;
+  let admin: Session;
+
+  beforeAll(async () => {
+    a = await createTestApp();
+    admin = await signupWorkspace(a);
+  });
+  afterAll(async () => {
+    await a.close();
+  });
+
+  it('in one process: a change through the API is seen at once; memory is served in between', async () => {
+    expect(a.app.get(CacheInvalidation).trusted).toBe(true);
+    const ws = await signupWorkspace(a, 'Single');
+    expect(await onSale(a, ws.workspaceId)).toBe(false);
+    const id = await createItem(a, ws, 'Kettle');
+    expect(await onSale(a, ws.workspaceId)).toBe(true);
+    // Served from memory: a change nobody reported is not seen...
+    await setStatusBehindTheBack(a, ws.workspaceId, id, 'OFF_SALE');
+    expect(await onSale(a, ws.workspaceId)).toBe(true);
+    // ...one made through the service is.
+    await a.http.delete(`/catalog/${id}`).set(ws.headers).expect(200);
+    expect(await onSale(a, ws.workspaceId)).toBe(false);
+  });
+
+  (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
+    let b: TestApp;
+    beforeAll(async () => {
+      b = await createTestApp({
+        env: { APP_ROLE: 'api', ...(a.config.redis.prefix ? { QUEUE_PREFIX: a.config.redis.prefix } : {}) },
+        reuse: { dataDir: a.dataDir, databaseUrl: a.config.db.url! },
+      });
+    });
+    afterAll(async () => {
+      await b.close({ keepData: true });
+    });
+
+    it("a change made through one instance is seen by the other's cache at commit", async () => {
+      await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 5_000);
+      const id = await createItem(a, admin, 'Grinder');
+      await a.http.delete(`/catalog/${id}`).set(admin.headers).expect(200);
+      expect(await onSale(b, admin.workspaceId)).toBe(false);
+      // B serves its memory: the row changed behind both services' backs is not seen.
+      await setStatusBehindTheBack(a, admin.workspaceId, id, 'ON_SALE');
+      expect(await onSale(b, admin.workspaceId)).toBe(false);
+      await setStatusBehindTheBack(a, admin.workspaceId, id, 'OFF_SALE');
+      // A change through A reaches B when A commits (the notification takes a moment to arrive).
+      const started = Date.now();
+      const second = await createItem(a, admin, 'Scale');
+      await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(true), 2_000, 5);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await a.http.delete(`/catalog/${second}`).set(admin.headers).expect(200);
+      await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(false), 2_000, 5);
+    });
+
+    it('a lost LISTEN connection: reads per event until it is back, then memory again', async () => {
+      const id = await createItem(a, admin, 'Mill');
+      await a.http.delete(`/catalog/${id}`).set(admin.headers).expect(200);
+      await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(false), 2_000, 5);
+      const killed: unknown[] = await a.app
+        .get(DataSource)
+        .query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'sis-cache-listener'`,
+        );
+      expect(killed.length).toBe(2);
+      // While it is down (it comes back after a second), nothing is served from memory.
+      await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(false), 2_000, 5);
+      await setStatusBehindTheBack(a, admin.workspaceId, id, 'ON_SALE');
+      expect(await onSale(b, admin.workspaceId)).toBe(true);
+      await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 10_000);
+      expect(await onSale(b, admin.workspaceId)).toBe(true);
+      await setStatusBehindTheBack(a, admin.workspaceId, id, 'OFF_SALE');
+      expect(await onSale(b, admin.workspaceId)).toBe(true);
+    });
+  });
+});
