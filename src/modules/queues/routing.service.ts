@@ -20,7 +20,8 @@ import { type RoutingState, RoutingRepository } from './routing.repository';
  * statement, which sees every assignment its previous holders committed, so capacity is never
  * exceeded; a full one is passed over. Concurrent picks thus spread over the candidates instead of
  * queueing behind one lock. When every remaining candidate is held by another transaction, the pick
- * waits for the first one rather than reporting nobody available.
+ * waits for the first one rather than reporting nobody available. After a full one the members are
+ * read again, so the pick does not wait for one that has filled up meanwhile.
  */
 @Injectable()
 export class RoutingService {
@@ -35,19 +36,21 @@ export class RoutingService {
   /** Picks (and records) the agent for a new conversation of this queue; null when nobody can take it. Joins the open transaction. */
   pickAgent(queueId: string): Promise<string | null> {
     return this.tx.run(async () => {
-      const state = await this.routing.routingState(queueId);
-      if (!state) return null;
-      const ranked = rankAgents(state);
+      let state = await this.routing.routingState(queueId);
       const tried = new Set<string>();
-      for (;;) {
-        const untried = ranked.filter((id) => !tried.has(id));
+      while (state) {
+        const untried = rankAgents(state).filter((id) => !tried.has(id));
         if (untried.length === 0) return null;
         const locked =
           (await this.routing.lockOnlineAgent(untried, { wait: false })) ??
           (await this.routing.lockOnlineAgent(untried, { wait: true }));
         tried.add(locked ?? untried[0]!);
         if (locked && (await this.routing.claimSeat(queueId, locked))) return locked;
+        // Someone filled it (or it went away) since the read: read again, so members filled meanwhile
+        // are not waited for either (a wait while holding a full agent's lock could deadlock).
+        state = await this.routing.routingState(queueId);
       }
+      return null;
     });
   }
 

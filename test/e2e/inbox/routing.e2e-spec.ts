@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { RoutingService } from 'src/modules/queues';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { type Session, addMember, apiToken, setPlan, signupWorkspace } from '../../utils/sessions';
 import {
@@ -374,6 +377,41 @@ describe('Queues, capacity, presence and routing', () => {
     // LEAST_BUSY evens the open conversations out again (exactly 20 each when processed one by one).
     for (const total of totals) expect(total).toBeGreaterThanOrEqual(16);
   });
+
+  // Two transactions at once need two sessions: PostgreSQL only (the embedded engine has one).
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'a pick waits for a candidate another transaction holds instead of reporting nobody available',
+    async () => {
+      const { admin, defaultQueueId } = await workspace();
+      const agent = await onlineAgent(t, admin);
+      await setMembers(admin, defaultQueueId, [agent]);
+      const routing = t.app.get(RoutingService);
+      const tx = t.app.get(TransactionHost);
+      const pick = () => runAsWorkspace(admin.workspaceId, () => routing.pickAgent(defaultQueueId));
+
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let firstPicked!: (userId: string | null) => void;
+      const first = new Promise<string | null>((resolve) => (firstPicked = resolve));
+      const holder = runAsWorkspace(admin.workspaceId, () =>
+        tx.run(async () => {
+          firstPicked(await routing.pickAgent(defaultQueueId));
+          await held;
+        }),
+      );
+      expect(await first).toBe(agent.userId);
+
+      let second: string | null | undefined;
+      const waiting = pick().then((userId) => (second = userId));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(second).toBeUndefined();
+      release();
+      await holder;
+      await waiting;
+      // The holder assigned nothing in the end, so the seat is free: the waiting pick takes it.
+      expect(second).toBe(agent.userId);
+    },
+  );
 
   it('MANUAL assigns nobody; agents without view_all see only their own and unassigned conversations of their queues', async () => {
     const { admin, channel, defaultQueueId } = await workspace();
