@@ -76,7 +76,9 @@ export class RoutingAndTicketNumbersWithoutHotRows1764003000000 implements Migra
       BEGIN
         FOR w IN SELECT id FROM workspaces LOOP
           INSERT INTO ticket_counters (workspace_id, next_number)
-          SELECT w.id, coalesce(max(t.number) + 1, 1) FROM tickets t WHERE t.workspace_id = w.id;
+          SELECT w.id, greatest(
+                   coalesce((SELECT max(t.number) + 1 FROM tickets t WHERE t.workspace_id = w.id), 1),
+                   coalesce((SELECT s.last_value + 1 FROM pg_sequences s WHERE s.sequencename = ticket_number_sequence(w.id)), 1));
           EXECUTE format('DROP SEQUENCE IF EXISTS %I', ticket_number_sequence(w.id));
         END LOOP;
       END $$`);
