@@ -170,6 +170,11 @@ export async function withDatabase<T>(adminUrl: string, run: (url: string) => Pr
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
+  if (process.env.BENCH_VERBOSE) {
+    // Its oid finds the round's pg_stat_statements rows (dbid) after the database is dropped.
+    const oid = (await admin.query(`SELECT oid FROM pg_database WHERE datname = $1`, [name])).rows[0]?.oid;
+    console.error(`bench database ${name} (oid ${String(oid)})`);
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   try {

@@ -20,9 +20,6 @@ export class QueueEntity {
   @Column('text')
   strategy: QueueStrategy;
 
-  @Column('uuid', { nullable: true })
-  lastAssignedUserId: string | null;
-
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

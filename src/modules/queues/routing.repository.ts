@@ -18,10 +18,13 @@ export interface RoutingCandidate {
   readonly lastAssignedAt: Date | null;
 }
 
-export interface LockedQueue {
-  readonly id: string;
-  readonly strategy: QueueStrategy;
+/** What routing reads for a pick, in one snapshot (nothing locked). */
+export interface RoutingState {
+  readonly strategy: Exclude<QueueStrategy, 'MANUAL'>;
+  /** The round-robin pointer: the member this queue assigned last (null: nobody yet). */
   readonly lastAssignedUserId: string | null;
+  /** ONLINE members with their workload, ordered by user id (the round-robin order). */
+  readonly online: RoutingCandidate[];
 }
 
 export interface AgentWorkload {
@@ -32,7 +35,7 @@ export interface AgentWorkload {
 }
 
 /**
- * Routing state: presence and capacity per member, the queue row lock and round-robin pointer. It
+ * Routing state: presence and capacity per member, agent row locks and the round-robin pointer. It
  * reads the members' open conversations (a count in SQL) but never writes `conversations`: the
  * assignments go through the ConversationAssignments port the inbox fills.
  */
@@ -42,46 +45,89 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
     super(tx, AgentStatusEntity, 's', 'Agent');
   }
 
-  /** The queue's row, locked until the transaction ends: one assignment at a time per queue, on any worker. */
-  async lockQueue(queueId: string): Promise<LockedQueue | null> {
+  /**
+   * The queue's strategy, round-robin pointer and ONLINE members, read without locking anything;
+   * null for a MANUAL or unknown queue or when no member is ONLINE. The pointer is the member whose
+   * last assignment from this queue is the latest (`queue_members.last_assigned_at`): each assignment
+   * stamps only its own member row, so moving it never waits behind another transaction.
+   */
+  async routingState(queueId: string): Promise<RoutingState | null> {
     if (!isUuid(queueId)) return null;
-    const rows: { id: string; strategy: QueueStrategy; last_assigned_user_id: string | null }[] = await this.query(
-      `SELECT id, strategy, last_assigned_user_id FROM queues WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
+    const rows: {
+      strategy: Exclude<QueueStrategy, 'MANUAL'>;
+      pointer: string | null;
+      user_id: string;
+      max_conversations: number;
+      last_assigned_at: Date | null;
+      open: number;
+    }[] = await this.query(
+      `SELECT q.strategy, ptr.user_id AS pointer,
+              s.user_id, s.max_conversations, s.last_assigned_at, ${openConversationsOf('s.user_id')} AS open
+       FROM queues q
+       JOIN queue_members qm ON qm.workspace_id = q.workspace_id AND qm.queue_id = q.id
+       JOIN agent_status s ON s.workspace_id = qm.workspace_id AND s.user_id = qm.user_id
+       LEFT JOIN LATERAL (
+         SELECT p.user_id FROM queue_members p
+         WHERE p.workspace_id = q.workspace_id AND p.queue_id = q.id AND p.last_assigned_at IS NOT NULL
+         ORDER BY p.last_assigned_at DESC, p.user_id DESC LIMIT 1
+       ) ptr ON true
+       WHERE q.workspace_id = $1 AND q.id = $2 AND q.strategy <> 'MANUAL' AND s.presence = 'ONLINE'
+       ORDER BY s.user_id`,
       [queueId],
     );
-    const row = rows[0];
-    return row ? { id: row.id, strategy: row.strategy, lastAssignedUserId: row.last_assigned_user_id } : null;
+    const first = rows[0];
+    if (!first) return null;
+    return {
+      strategy: first.strategy,
+      lastAssignedUserId: first.pointer,
+      online: rows.map((r) => ({
+        userId: r.user_id,
+        maxConversations: r.max_conversations,
+        openConversations: r.open,
+        lastAssignedAt: r.last_assigned_at,
+      })),
+    };
   }
 
-  /** ONLINE members of the queue with their workload, ordered by user id (the round-robin order). */
-  async onlineMembers(queueId: string): Promise<RoutingCandidate[]> {
-    const rows: { user_id: string; max_conversations: number; last_assigned_at: Date | null; open: number }[] =
-      await this.query(
-        `SELECT s.user_id, s.max_conversations, s.last_assigned_at, ${openConversationsOf('s.user_id')} AS open
-         FROM queue_members qm
-         JOIN agent_status s ON s.workspace_id = qm.workspace_id AND s.user_id = qm.user_id
-         WHERE qm.workspace_id = $1 AND qm.queue_id = $2 AND s.presence = 'ONLINE'
-         ORDER BY s.user_id`,
-        [queueId],
-      );
-    return rows.map((r) => ({
-      userId: r.user_id,
-      maxConversations: r.max_conversations,
-      openConversations: r.open,
-      lastAssignedAt: r.last_assigned_at,
-    }));
+  /**
+   * Locks the first of `userIds` (in that order) that is still ONLINE and whose status row no other
+   * transaction holds, skipping held ones; null when all are held (or gone). With `wait`, only the
+   * first is tried and a held row is waited for. The lock lasts until the transaction ends: it is what
+   * keeps two transactions from taking the same agent's last seat.
+   */
+  async lockOnlineAgent(userIds: readonly string[], options: { wait: boolean }): Promise<string | null> {
+    if (userIds.length === 0) return null;
+    const ids = options.wait ? userIds.slice(0, 1) : userIds;
+    const rows: { user_id: string }[] = await this.query(
+      `SELECT s.user_id FROM agent_status s
+       WHERE s.workspace_id = $1 AND s.user_id = ANY($2::uuid[]) AND s.presence = 'ONLINE'
+       ORDER BY array_position($2::uuid[], s.user_id) LIMIT 1
+       FOR UPDATE${options.wait ? '' : ' SKIP LOCKED'}`,
+      [ids],
+    );
+    return rows[0]?.user_id ?? null;
   }
 
-  /** Moves the round-robin pointer and stamps the agent's last assignment (LEAST_BUSY's tie-break). */
-  async recordAssignment(queueId: string, userId: string): Promise<void> {
-    await this.query(
-      `UPDATE queues SET last_assigned_user_id = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2`,
+  /**
+   * Takes a seat of an agent whose status row this transaction has locked: when the agent is below
+   * capacity, stamps the agent's last assignment (LEAST_BUSY's tie-break) and the queue's round-robin
+   * pointer and returns true; false when full. Must be a statement after the lock: its snapshot then
+   * includes every assignment committed by the lock's previous holders (READ COMMITTED).
+   */
+  async claimSeat(queueId: string, userId: string): Promise<boolean> {
+    const rows: { user_id: string }[] = await this.query(
+      `WITH seat AS (
+         UPDATE agent_status s SET last_assigned_at = clock_timestamp(), updated_at = now()
+         WHERE s.workspace_id = $1 AND s.user_id = $3 AND ${openConversationsOf('s.user_id')} < s.max_conversations
+         RETURNING s.user_id, s.last_assigned_at
+       ), pointer AS (
+         UPDATE queue_members qm SET last_assigned_at = seat.last_assigned_at
+         FROM seat WHERE qm.workspace_id = $1 AND qm.queue_id = $2 AND qm.user_id = seat.user_id
+       )
+       SELECT user_id FROM seat`,
       [queueId, userId],
     );
-    await this.query(
-      `UPDATE agent_status SET last_assigned_at = clock_timestamp(), updated_at = now() WHERE workspace_id = $1 AND user_id = $2`,
-      [userId],
-    );
+    return rows.length > 0;
   }
 
   /** Every member with capacity, presence and open conversations (no status row: OFFLINE, default capacity). */

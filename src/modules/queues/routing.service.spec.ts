@@ -1,43 +1,52 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RoutingCandidate } from './routing.repository';
-import { chooseAgent } from './routing.service';
+import type { RoutingCandidate, RoutingState } from './routing.repository';
+import { rankAgents } from './routing.service';
 
-const member = (userId: string, openConversations: number, lastAssignedAt: string | null = null): RoutingCandidate => ({
+const member = (
+  userId: string,
+  openConversations: number,
+  lastAssignedAt: string | null = null,
+  maxConversations = 5,
+): RoutingCandidate => ({
   userId,
-  maxConversations: 5,
+  maxConversations,
   openConversations,
   lastAssignedAt: lastAssignedAt ? new Date(lastAssignedAt) : null,
 });
 
-describe('chooseAgent', () => {
+describe('rankAgents', () => {
   const a = '10000000-0000-4000-8000-000000000000';
   const b = '20000000-0000-4000-8000-000000000000';
   const c = '30000000-0000-4000-8000-000000000000';
+  const state = (
+    strategy: RoutingState['strategy'],
+    online: RoutingCandidate[],
+    lastAssignedUserId: string | null = null,
+  ): RoutingState => ({ strategy, lastAssignedUserId, online });
 
-  it('ROUND_ROBIN takes the next member after the pointer, wrapping around', () => {
-    const available = [member(a, 0), member(b, 0), member(c, 0)];
-    const rr = (pointer: string | null) =>
-      chooseAgent({ id: 'q', strategy: 'ROUND_ROBIN', lastAssignedUserId: pointer }, available);
-    expect(rr(null)).toBe(a);
-    expect(rr(a)).toBe(b);
-    expect(rr(b)).toBe(c);
-    expect(rr(c)).toBe(a);
+  it('ROUND_ROBIN starts after the pointer and wraps around', () => {
+    const online = [member(a, 0), member(b, 0), member(c, 0)];
+    const rr = (pointer: string | null) => rankAgents(state('ROUND_ROBIN', online, pointer));
+    expect(rr(null)).toEqual([a, b, c]);
+    expect(rr(a)).toEqual([b, c, a]);
+    expect(rr(b)).toEqual([c, a, b]);
+    expect(rr(c)).toEqual([a, b, c]);
     // The pointer's member may be gone (AWAY, over capacity): the next one after it still goes first.
-    expect(chooseAgent({ id: 'q', strategy: 'ROUND_ROBIN', lastAssignedUserId: b }, [member(a, 0), member(c, 0)])).toBe(
-      c,
-    );
+    expect(rankAgents(state('ROUND_ROBIN', [member(a, 0), member(c, 0)], b))).toEqual([c, a]);
   });
 
-  it('LEAST_BUSY takes the fewest open, then the one idle longest (never assigned first)', () => {
-    const least = (available: RoutingCandidate[]) =>
-      chooseAgent({ id: 'q', strategy: 'LEAST_BUSY', lastAssignedUserId: null }, available);
-    expect(least([member(a, 3), member(b, 1), member(c, 2)])).toBe(b);
-    expect(least([member(a, 1, '2026-01-01T10:00:00Z'), member(b, 1, '2026-01-01T09:00:00Z')])).toBe(b);
-    expect(least([member(a, 1, '2026-01-01T10:00:00Z'), member(b, 1)])).toBe(b);
-    expect(least([member(b, 0), member(a, 0)])).toBe(a);
+  it('LEAST_BUSY ranks by fewest open, then the one idle longest (never assigned first), then id', () => {
+    const least = (online: RoutingCandidate[]) => rankAgents(state('LEAST_BUSY', online));
+    expect(least([member(a, 3), member(b, 1), member(c, 2)])).toEqual([b, c, a]);
+    expect(least([member(a, 1, '2026-01-01T10:00:00Z'), member(b, 1, '2026-01-01T09:00:00Z')])).toEqual([b, a]);
+    expect(least([member(a, 1, '2026-01-01T10:00:00Z'), member(b, 1)])).toEqual([b, a]);
+    expect(least([member(b, 0), member(a, 0)])).toEqual([a, b]);
   });
 
-  it('nobody available → null', () => {
-    expect(chooseAgent({ id: 'q', strategy: 'ROUND_ROBIN', lastAssignedUserId: null }, [])).toBeNull();
+  it('leaves out members at or above capacity; nobody below capacity → empty', () => {
+    expect(rankAgents(state('ROUND_ROBIN', [member(a, 2, null, 2), member(b, 1, null, 2), member(c, 6)]))).toEqual([
+      b,
+    ]);
+    expect(rankAgents(state('LEAST_BUSY', [member(a, 5), member(b, 0, null, 0)]))).toEqual([]);
   });
 });

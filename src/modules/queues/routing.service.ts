@@ -4,15 +4,24 @@ import { EventBus } from 'src/core/events/event-bus';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ConversationAssignmentsPort } from './conversation-assignments.port';
 import { QueuesRepository } from './queues.repository';
-import { type LockedQueue, type RoutingCandidate, RoutingRepository } from './routing.repository';
+import { type RoutingState, RoutingRepository } from './routing.repository';
 
 /**
  * Who gets a conversation (DESIGN §5.2). Only ONLINE members below capacity are picked.
  * ROUND_ROBIN: the next such member (by user id) after the last one assigned — the pointer is the
- * queue row, updated under its row lock, so it is right with any number of workers. LEAST_BUSY:
- * fewest open conversations, ties to the one whose last assignment is oldest (idle longest).
- * MANUAL: nobody. Nobody available → the conversation waits in the queue and is assigned, oldest
- * first, when someone comes ONLINE or frees capacity.
+ * latest `queue_members.last_assigned_at` of the queue, in the database. LEAST_BUSY: fewest open
+ * conversations, ties to the one whose last assignment is oldest (idle longest). MANUAL: nobody.
+ * Nobody available → the conversation waits in the queue and is assigned, oldest first, when someone
+ * comes ONLINE or frees capacity.
+ *
+ * Concurrency (any number of workers, nothing in process memory): nothing queue-wide is locked. The
+ * candidates are tried in strategy order; each is locked (its `agent_status` row, held until commit,
+ * skipping rows other transactions hold) and its open conversations are counted again in a later
+ * statement, which sees every assignment its previous holders committed, so capacity is never
+ * exceeded; a full one is passed over. Concurrent picks thus spread over the candidates instead of
+ * queueing behind one lock. When every remaining candidate is held by another transaction, the pick
+ * waits for the first one rather than reporting nobody available. After a full one the members are
+ * read again, so the pick does not wait for one that has filled up meanwhile.
  */
 @Injectable()
 export class RoutingService {
@@ -27,15 +36,21 @@ export class RoutingService {
   /** Picks (and records) the agent for a new conversation of this queue; null when nobody can take it. Joins the open transaction. */
   pickAgent(queueId: string): Promise<string | null> {
     return this.tx.run(async () => {
-      const queue = await this.routing.lockQueue(queueId);
-      if (!queue || queue.strategy === 'MANUAL') return null;
-      const available = (await this.routing.onlineMembers(queueId)).filter(
-        (m) => m.openConversations < m.maxConversations,
-      );
-      const chosen = chooseAgent(queue, available);
-      if (!chosen) return null;
-      await this.routing.recordAssignment(queueId, chosen);
-      return chosen;
+      let state = await this.routing.routingState(queueId);
+      const tried = new Set<string>();
+      while (state) {
+        const untried = rankAgents(state).filter((id) => !tried.has(id));
+        if (untried.length === 0) return null;
+        const locked =
+          (await this.routing.lockOnlineAgent(untried, { wait: false })) ??
+          (await this.routing.lockOnlineAgent(untried, { wait: true }));
+        tried.add(locked ?? untried[0]!);
+        if (locked && (await this.routing.claimSeat(queueId, locked))) return locked;
+        // Someone filled it (or it went away) since the read: read again, so members filled meanwhile
+        // are not waited for either (a wait while holding a full agent's lock could deadlock).
+        state = await this.routing.routingState(queueId);
+      }
+      return null;
     });
   }
 
@@ -79,19 +94,25 @@ export class RoutingService {
   }
 }
 
-/** The pick among available members (exported for unit tests). */
-export function chooseAgent(queue: LockedQueue, available: readonly RoutingCandidate[]): string | null {
-  if (available.length === 0) return null;
-  if (queue.strategy === 'ROUND_ROBIN') {
-    const pointer = queue.lastAssignedUserId ?? '';
-    const next = available.find((m) => m.userId > pointer) ?? available[0];
-    return next?.userId ?? null;
+/**
+ * The members below capacity (as last read) in the order the strategy prefers them (exported for unit
+ * tests). ROUND_ROBIN: by user id, starting after the pointer and wrapping around. LEAST_BUSY: fewest
+ * open conversations, then the oldest last assignment (never assigned first), then user id.
+ */
+export function rankAgents(state: RoutingState): string[] {
+  const available = state.online.filter((m) => m.openConversations < m.maxConversations);
+  if (state.strategy === 'ROUND_ROBIN') {
+    const pointer = state.lastAssignedUserId ?? '';
+    const after = available.filter((m) => m.userId > pointer);
+    const upTo = available.filter((m) => m.userId <= pointer);
+    return [...after, ...upTo].map((m) => m.userId);
   }
-  const ranked = [...available].sort(
-    (a, b) =>
-      a.openConversations - b.openConversations ||
-      (a.lastAssignedAt?.getTime() ?? 0) - (b.lastAssignedAt?.getTime() ?? 0) ||
-      (a.userId < b.userId ? -1 : 1),
-  );
-  return ranked[0]?.userId ?? null;
+  return [...available]
+    .sort(
+      (a, b) =>
+        a.openConversations - b.openConversations ||
+        (a.lastAssignedAt?.getTime() ?? 0) - (b.lastAssignedAt?.getTime() ?? 0) ||
+        (a.userId < b.userId ? -1 : 1),
+    )
+    .map((m) => m.userId);
 }

@@ -108,15 +108,13 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
   }
 
   /**
-   * The next number of the workspace's sequence. The counter row stays locked until the creating
-   * transaction ends, so concurrent creations are ordered and never share a number; a rolled-back
-   * creation gives its number back (it was never seen).
+   * The next number of the workspace's sequence (a PostgreSQL SEQUENCE per workspace, created with the
+   * workspace). Taking it locks nothing until commit, so concurrent creations never wait for each
+   * other and never share a number; a rolled-back creation leaves a gap.
    */
   async nextNumber(): Promise<number> {
     const rows: { number: string }[] = await this.query(
-      `INSERT INTO ticket_counters (workspace_id, next_number) VALUES ($1, 2)
-       ON CONFLICT (workspace_id) DO UPDATE SET next_number = ticket_counters.next_number + 1
-       RETURNING next_number - 1 AS number`,
+      `SELECT nextval(ticket_number_sequence($1)::regclass) AS number`,
     );
     return Number(rows[0]!.number);
   }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { RoutingService } from 'src/modules/queues';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { type Session, addMember, apiToken, setPlan, signupWorkspace } from '../../utils/sessions';
 import {
@@ -225,12 +228,13 @@ describe('Queues, capacity, presence and routing', () => {
     for (let i = 0; i < 6; i++) assigned.push((await inbound(admin, channel, `rr-${i}`)).assigneeId);
     const [u0, u1, u2] = agents.map((a) => a.userId);
     expect(assigned).toEqual([u0, u1, u2, u0, u1, u2]);
-    const [pointer] = await sql<{ last_assigned_user_id: string }>(
+    // The pointer is in the database: the member this queue assigned last.
+    const [pointer] = await sql<{ user_id: string }>(
       t,
-      'SELECT last_assigned_user_id FROM queues WHERE id = $1',
+      'SELECT user_id FROM queue_members WHERE queue_id = $1 ORDER BY last_assigned_at DESC NULLS LAST LIMIT 1',
       [defaultQueueId],
     );
-    expect(pointer!.last_assigned_user_id).toBe(u2);
+    expect(pointer!.user_id).toBe(u2);
 
     await t.http.post('/analytics/presence').set(agents[0]!.headers).send({ status: 'AWAY' }).expect(200);
     expect((await inbound(admin, channel, 'rr-6')).assigneeId).toBe(u1);
@@ -295,6 +299,119 @@ describe('Queues, capacity, presence and routing', () => {
       .expect(200);
     expect((await get(waiting2.id)).assigneeId).toBe(busy.userId);
   });
+
+  /** Many new senders at once (processed concurrently by the workers on PostgreSQL); returns the conversations. */
+  async function inboundBurst(admin: Session, channel: CustomChannel, prefix: string, n: number): Promise<Conversation[]> {
+    const acks = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        postCustom(t, channel, { senderId: `${prefix}-${i}`, text: `burst ${i}` }).expect(200),
+      ),
+    );
+    const conversations: Conversation[] = [];
+    for (const ack of acks) {
+      const event = await eventReaches(t, admin, channel.id, ack.body.eventId);
+      const id = await conversationOfMessage(t, event.messageId as string);
+      conversations.push((await t.http.get(`/conversations/${id}`).set(admin.headers).expect(200)).body);
+    }
+    return conversations;
+  }
+
+  const countBy = (conversations: Conversation[]): Map<string | null, number> => {
+    const counts = new Map<string | null, number>();
+    for (const c of conversations) counts.set(c.assigneeId, (counts.get(c.assigneeId) ?? 0) + 1);
+    return counts;
+  };
+
+  it('never assigns above capacity when many new conversations arrive at once; the rest wait', async () => {
+    const { admin, channel, defaultQueueId } = await workspace();
+    const agents = byUserId([await onlineAgent(t, admin), await onlineAgent(t, admin), await onlineAgent(t, admin)]);
+    await setMembers(admin, defaultQueueId, agents);
+    const limits = [1, 2, 3];
+    await t.http
+      .put('/queues/capacity')
+      .set(admin.headers)
+      .send({ agents: agents.map((a, i) => ({ userId: a.userId, maxConversations: limits[i] })) })
+      .expect(200);
+
+    const conversations = await inboundBurst(admin, channel, 'cap-burst', 30);
+    const counts = countBy(conversations);
+    // 1 + 2 + 3 seats: every seat is taken (nobody is reported unavailable while a seat is free), none twice.
+    agents.forEach((a, i) => expect(counts.get(a.userId) ?? 0).toBe(limits[i]));
+    expect(counts.get(null)).toBe(30 - 6);
+    const capacity = await t.http.get('/queues/capacity').set(admin.headers).expect(200);
+    for (const [i, a] of agents.entries()) {
+      expect(capacity.body.data.find((r: { userId: string }) => r.userId === a.userId)).toMatchObject({
+        openConversations: limits[i],
+        available: false,
+      });
+    }
+    // One automatic ticket per conversation, numbered without duplicates.
+    const tickets = await sql<{ number: string }>(t, 'SELECT number FROM tickets WHERE workspace_id = $1', [
+      admin.workspaceId,
+    ]);
+    expect(tickets).toHaveLength(30);
+    expect(new Set(tickets.map((r) => r.number)).size).toBe(30);
+  });
+
+  it('spreads a burst of new conversations over the ROUND_ROBIN and LEAST_BUSY members', async () => {
+    const { admin, channel, defaultQueueId } = await workspace();
+    const agents = byUserId([await onlineAgent(t, admin), await onlineAgent(t, admin), await onlineAgent(t, admin)]);
+    await setMembers(admin, defaultQueueId, agents);
+    await t.http
+      .put('/queues/capacity')
+      .set(admin.headers)
+      .send({ agents: agents.map((a) => ({ userId: a.userId, maxConversations: 100 })) })
+      .expect(200);
+
+    const rr = countBy(await inboundBurst(admin, channel, 'rr-burst', 30));
+    expect(rr.get(null)).toBeUndefined();
+    // Sequentially exactly 10 each; concurrent picks skip the member another pick holds, so each
+    // still gets a fair share (never one member taking the burst).
+    for (const a of agents) expect(rr.get(a.userId) ?? 0).toBeGreaterThanOrEqual(6);
+
+    await setMembers(admin, defaultQueueId, agents, 'LEAST_BUSY');
+    const lb = countBy(await inboundBurst(admin, channel, 'lb-burst', 30));
+    expect(lb.get(null)).toBeUndefined();
+    const totals = agents.map((a) => (rr.get(a.userId) ?? 0) + (lb.get(a.userId) ?? 0));
+    expect(totals.reduce((x, y) => x + y, 0)).toBe(60);
+    // LEAST_BUSY evens the open conversations out again (exactly 20 each when processed one by one).
+    for (const total of totals) expect(total).toBeGreaterThanOrEqual(16);
+  });
+
+  // Two transactions at once need two sessions: PostgreSQL only (the embedded engine has one).
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'a pick waits for a candidate another transaction holds instead of reporting nobody available',
+    async () => {
+      const { admin, defaultQueueId } = await workspace();
+      const agent = await onlineAgent(t, admin);
+      await setMembers(admin, defaultQueueId, [agent]);
+      const routing = t.app.get(RoutingService);
+      const tx = t.app.get(TransactionHost);
+      const pick = () => runAsWorkspace(admin.workspaceId, () => routing.pickAgent(defaultQueueId));
+
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let firstPicked!: (userId: string | null) => void;
+      const first = new Promise<string | null>((resolve) => (firstPicked = resolve));
+      const holder = runAsWorkspace(admin.workspaceId, () =>
+        tx.run(async () => {
+          firstPicked(await routing.pickAgent(defaultQueueId));
+          await held;
+        }),
+      );
+      expect(await first).toBe(agent.userId);
+
+      let second: string | null | undefined;
+      const waiting = pick().then((userId) => (second = userId));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(second).toBeUndefined();
+      release();
+      await holder;
+      await waiting;
+      // The holder assigned nothing in the end, so the seat is free: the waiting pick takes it.
+      expect(second).toBe(agent.userId);
+    },
+  );
 
   it('MANUAL assigns nobody; agents without view_all see only their own and unassigned conversations of their queues', async () => {
     const { admin, channel, defaultQueueId } = await workspace();

@@ -137,6 +137,25 @@ describe('tickets: CRUD, keys, transitions, comments, filters, paging, board, st
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
+  it('numbers each workspace on its own sequence, made with the workspace and dropped with it', async () => {
+    const [one, two] = [await signupWorkspace(t), await signupWorkspace(t)];
+    const burst = (s: Session) =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => create(s, { subject: `Burst ${i}` })));
+    const [a, b] = await Promise.all([burst(one), burst(two)]);
+    const expected = Array.from({ length: 10 }, (_, i) => `TCK-${i + 1}`).sort();
+    expect(keys(a)).toEqual(expected);
+    expect(keys(b)).toEqual(expected);
+
+    const sequenceOf = (workspaceId: string) =>
+      sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_sequences WHERE sequencename = ticket_number_sequence($1)`, [
+        workspaceId,
+      ]);
+    expect(await sequenceOf(two.workspaceId)).toEqual([{ n: 1 }]);
+    await sql(`DELETE FROM workspaces WHERE id = $1`, [two.workspaceId]);
+    expect(await sequenceOf(two.workspaceId)).toEqual([{ n: 0 }]);
+    expect((await create(one, { subject: 'After' })).key).toBe('TCK-11');
+  });
+
   it('moves any status to any other, but a CLOSED ticket only reopens; it takes no edits or comments', async () => {
     const admin = await signupWorkspace(t);
     const ticket = await create(admin, { subject: 'Lifecycle' });
@@ -339,7 +358,7 @@ describe('tickets: CRUD, keys, transitions, comments, filters, paging, board, st
          FROM generate_series(1, 250) g`,
       [admin.workspaceId],
     );
-    await sql(`INSERT INTO ticket_counters (workspace_id, next_number) VALUES ($1, 251)`, [admin.workspaceId]);
+    await sql(`SELECT setval(ticket_number_sequence($1)::regclass, 251, false)`, [admin.workspaceId]);
 
     async function walk(filter: string, insertAfterFirstPage = false): Promise<Ticket[]> {
       const seen: Ticket[] = [];
@@ -383,7 +402,7 @@ describe('tickets: CRUD, keys, transitions, comments, filters, paging, board, st
          FROM generate_series(1, 55) g`,
       [admin.workspaceId],
     );
-    await sql(`INSERT INTO ticket_counters (workspace_id, next_number) VALUES ($1, 56)`, [admin.workspaceId]);
+    await sql(`SELECT setval(ticket_number_sequence($1)::regclass, 56, false)`, [admin.workspaceId]);
     const waiting = await create(admin, { subject: 'Waiting one', status: 'WAITING', priority: 'URGENT' });
     const resolved = await create(admin, { subject: 'Resolved one', status: 'RESOLVED' });
 
