@@ -19,6 +19,7 @@ import { AgentWordIndexPendingList1764001050000 } from './1764001050000-AgentWor
 import { OutboundOrderIndex1764001100000 } from './1764001100000-OutboundOrderIndex';
 import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
 import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
+import { ConversationSlaDueCopy1764003200000 } from './1764003200000-ConversationSlaDueCopy';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   OutboundOrderIndex1764001100000,
   AnalyticsMessageSlots1764002000000,
   AnalyticsMessageSlotShards1764002100000,
+  ConversationSlaDueCopy1764003200000,
 ];
