@@ -356,15 +356,17 @@ WITH replies AS (
   SELECT count(*)::int AS n FROM ai_conversation_states s
    WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
 ), resolved AS (
+  -- handed off: joined (one hash of the workspace's handoffs); a human reply: probed only for the rest
   SELECT count(*)::int AS with_ai,
          count(*) FILTER (
-           WHERE NOT EXISTS (SELECT 1 FROM messages h WHERE h.workspace_id = c.workspace_id
+           WHERE ho.conversation_id IS NULL
+             AND NOT EXISTS (SELECT 1 FROM messages h WHERE h.workspace_id = c.workspace_id
                                AND h.conversation_id = c.id AND h.sender_type = 'AGENT')
-             AND NOT EXISTS (SELECT 1 FROM ai_conversation_states s WHERE s.workspace_id = c.workspace_id
-                               AND s.conversation_id = c.id AND s.handed_off_at IS NOT NULL)
          )::int AS without_human
     FROM ai
     JOIN conversations c ON c.workspace_id = ai.workspace_id AND c.id = ai.conversation_id
+    LEFT JOIN ai_conversation_states ho ON ho.workspace_id = c.workspace_id AND ho.conversation_id = c.id
+                                       AND ho.handed_off_at IS NOT NULL
    WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf}
 )
 SELECT replies.replies, handoffs.n AS handoffs, ai_conversations.conversations AS conversations_with_ai,
