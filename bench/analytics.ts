@@ -52,7 +52,8 @@ export interface AnalyticsBenchSize {
  * 30 days (60 % resolved, first response after 1–10 min), `messagesPer` messages each (odd inbound
  * from the contact, even outbound from an agent or, in every 7th conversation, the AI), AI states
  * (a third handed off), SLA records, CSAT for a quarter of the resolved, tickets for half, presence
- * (each agent ONLINE 8 h and AWAY 1 h a day). Extra messages for the export are dated 31–60 days ago.
+ * (each agent ONLINE 8 h and AWAY 1 h a day). As the SLA module does, the SLA due times are on both the
+ * conversation and its `conversation_slas` record. Extra messages for the export are dated 31–60 days ago.
  */
 export async function seed(
   db: Client,
@@ -71,7 +72,8 @@ export async function seed(
   );
   await db.query(
     `INSERT INTO conversations (workspace_id, contact_id, channel_id, channel_type, contact_external_id, status, priority,
-                                queue_id, assignee_id, assigned_at, first_response_at, resolved_at, last_message_at, created_at)
+                                queue_id, assignee_id, assigned_at, first_response_at, resolved_at, last_message_at, created_at,
+                                first_response_due_at, resolution_due_at)
      SELECT $1, ct.id, $2, 'CUSTOM', 'ext-' || i,
             CASE WHEN i % 10 < 6 THEN 'RESOLVED' WHEN i % 10 < 8 THEN 'OPEN' ELSE 'ON_HOLD' END,
             (ARRAY['LOW', 'MEDIUM', 'HIGH', 'URGENT'])[1 + i % 4], $3,
@@ -79,7 +81,7 @@ export async function seed(
             CASE WHEN i % 20 = 0 THEN NULL ELSE t END,
             t + (1 + i % 10) * interval '1 minute',
             CASE WHEN i % 10 < 6 THEN t + (i % 300) * interval '1 minute' END,
-            t, t
+            t, t, t + interval '5 minutes', t + interval '4 hours'
        FROM generate_series(1, ${conversations}) AS i
        CROSS JOIN LATERAL (SELECT now() - interval '${DAYS} days' + (i::float8 / ${conversations}) * interval '${DAYS - 1} days' AS t) x
        JOIN (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM contacts WHERE workspace_id = $1) ct ON ct.rn = 1 + i % ${contacts}`,
@@ -120,8 +122,8 @@ export async function seed(
     // records (breach stamps, events) during the measurements. Analytics reads only the due times.
     `INSERT INTO conversation_slas (workspace_id, conversation_id, policy_id, policy_name, conversation_created_at,
                                     first_response_due_at, resolution_due_at, first_response_checked_at, resolution_checked_at)
-     SELECT c.workspace_id, c.id, gen_random_uuid(), 'Standard', c.created_at, c.created_at + interval '5 minutes',
-            c.created_at + interval '4 hours', now(), now()
+     SELECT c.workspace_id, c.id, gen_random_uuid(), 'Standard', c.created_at, c.first_response_due_at,
+            c.resolution_due_at, now(), now()
        FROM conversations c WHERE c.workspace_id = $1`,
     [workspaceId],
   );

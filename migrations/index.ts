@@ -20,6 +20,7 @@ import { OutboundOrderIndex1764001100000 } from './1764001100000-OutboundOrderIn
 import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMessageSlots';
 import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
 import { RoutingAndTicketNumbersWithoutHotRows1764003000000 } from './1764003000000-RoutingAndTicketNumbersWithoutHotRows';
+import { ConversationSlaDueCopy1764003200000 } from './1764003200000-ConversationSlaDueCopy';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AnalyticsMessageSlots1764002000000,
   AnalyticsMessageSlotShards1764002100000,
   RoutingAndTicketNumbersWithoutHotRows1764003000000,
+  ConversationSlaDueCopy1764003200000,
 ];

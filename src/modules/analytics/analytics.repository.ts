@@ -134,28 +134,32 @@ export class AnalyticsRepository {
     const tf = AnalyticsRepository.ticketFilter(p, w);
     const sql = `
 WITH conv AS (
+  -- one pass over the conversations created before the window's end (index-only on
+  -- conversations_analytics_created_idx). Durations are summed and ordered as intervals (exact, no
+  -- numeric per row): sum / count is the exact average, percentile_cont over intervals the exact median.
   SELECT count(*) FILTER (WHERE c.resolved_at IS NULL OR c.resolved_at >= ${from})::int AS total,
          count(*) FILTER (WHERE c.created_at >= ${from})::int AS new,
          count(*) FILTER (WHERE c.resolved_at IS NULL OR c.resolved_at >= ${to})::int AS open,
-         round(avg(extract(epoch FROM c.first_response_at - c.created_at))
-               FILTER (WHERE c.created_at >= ${from} AND c.first_response_at IS NOT NULL), 3)::float8 AS fr_avg,
-         round((percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.first_response_at - c.created_at))
-               FILTER (WHERE c.created_at >= ${from} AND c.first_response_at IS NOT NULL))::numeric, 3)::float8 AS fr_median,
+         round(extract(epoch FROM sum(c.first_response_at - c.created_at) FILTER (WHERE c.created_at >= ${from}))
+               / count(c.first_response_at) FILTER (WHERE c.created_at >= ${from}), 3)::float8 AS fr_avg,
+         round(extract(epoch FROM percentile_cont(0.5) WITHIN GROUP (ORDER BY c.first_response_at - c.created_at)
+               FILTER (WHERE c.created_at >= ${from} AND c.first_response_at IS NOT NULL)), 3)::float8 AS fr_median,
          -- resolved in the window ⇒ created before its end: the same scan
          count(*) FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to})::int AS resolved,
-         round(avg(extract(epoch FROM c.resolved_at - c.created_at))
-               FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}), 3)::float8 AS res_avg,
-         -- SLA targets of the conversations created in the window (conversation_slas has at most one
-         -- row per conversation, joined here instead of a second pass over the conversations)
-         count(*) FILTER (WHERE coalesce(c.first_response_at, c.resolved_at) <= s.first_response_due_at)
-       + count(*) FILTER (WHERE c.resolved_at <= s.resolution_due_at) AS sla_met,
-         count(*) FILTER (WHERE coalesce(c.first_response_at, c.resolved_at) > s.first_response_due_at
-                           OR (coalesce(c.first_response_at, c.resolved_at) IS NULL AND s.first_response_due_at < now()))
-       + count(*) FILTER (WHERE c.resolved_at > s.resolution_due_at
-                           OR (c.resolved_at IS NULL AND s.resolution_due_at < now())) AS sla_breached
+         round(extract(epoch FROM sum(c.resolved_at - c.created_at) FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}))
+               / count(*) FILTER (WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}), 3)::float8 AS res_avg,
+         -- SLA targets of the conversations created in the window, from the due times the SLA module
+         -- writes onto the conversation with its conversation_slas record (same transaction; migration
+         -- 1764003200000 re-copies them): no join with conversation_slas
+         count(*) FILTER (WHERE c.created_at >= ${from} AND coalesce(c.first_response_at, c.resolved_at) <= c.first_response_due_at)
+       + count(*) FILTER (WHERE c.created_at >= ${from} AND c.resolved_at <= c.resolution_due_at) AS sla_met,
+         count(*) FILTER (WHERE c.created_at >= ${from}
+                            AND (coalesce(c.first_response_at, c.resolved_at) > c.first_response_due_at
+                                 OR (coalesce(c.first_response_at, c.resolved_at) IS NULL AND c.first_response_due_at < now())))
+       + count(*) FILTER (WHERE c.created_at >= ${from}
+                            AND (c.resolved_at > c.resolution_due_at
+                                 OR (c.resolved_at IS NULL AND c.resolution_due_at < now()))) AS sla_breached
     FROM conversations c
-    LEFT JOIN conversation_slas s ON s.workspace_id = c.workspace_id AND s.conversation_id = c.id
-                                 AND s.conversation_created_at >= ${from} AND s.conversation_created_at < ${to}
    WHERE c.workspace_id = ${ws} AND c.created_at < ${to}${cf}
 ), msg AS (
   SELECT coalesce(sum(x.inbound), 0)::int AS inbound, coalesce(sum(x.outbound), 0)::int AS outbound
@@ -327,32 +331,43 @@ SELECT ms.user_id, u.name, coalesce(st.presence, 'OFFLINE') AS presence,
     const ws = p.add(this.workspaceId);
     const from = p.add(w.from);
     const to = p.add(w.to);
-    const mf = AnalyticsRepository.messageFilter(p, w);
+    const inWindow =
+      `m.created_at >= ${from} AND m.created_at < ${to}` +
+      (w.channelId ? ` AND m.channel_id = ${p.add(w.channelId)}::uuid` : '');
+    const aq = AnalyticsRepository.viaConversation(p, { ...w, channelId: null }, 'ai');
     const sf = AnalyticsRepository.viaConversation(p, w, 's');
     const cf = AnalyticsRepository.conversationFilter(p, w);
     const mc = AnalyticsRepository.messageCounts(p, ws, w);
+    // "ai": the conversations with an AI reply, one ordered index-only pass over
+    // messages_sender_conversation_idx (no sort, no hash of every AI message), read by both
+    // "conversations with AI in the window" (reply in the window, message channel filter, queue by the
+    // conversation) and "resolved with AI" (a reply at any time, conversation filters).
     const sql = `
 WITH replies AS (
   SELECT coalesce(sum(x.ai), 0)::int AS replies FROM (${mc}) x
-), ai_conversations AS (
-  SELECT count(DISTINCT m.conversation_id)::int AS conversations
+), ai AS MATERIALIZED (
+  SELECT m.workspace_id, m.conversation_id, bool_or(${inWindow}) AS in_window
     FROM messages m
-   WHERE m.workspace_id = ${ws} AND m.sender_type = 'AI' AND m.created_at >= ${from} AND m.created_at < ${to}${mf}
+   WHERE m.workspace_id = ${ws} AND m.sender_type = 'AI'
+   GROUP BY 1, 2
+), ai_conversations AS (
+  SELECT count(*)::int AS conversations FROM ai WHERE ai.in_window${aq}
 ), handoffs AS (
   SELECT count(*)::int AS n FROM ai_conversation_states s
    WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
 ), resolved AS (
+  -- handed off: joined (one hash of the workspace's handoffs); a human reply: probed only for the rest
   SELECT count(*)::int AS with_ai,
          count(*) FILTER (
-           WHERE NOT EXISTS (SELECT 1 FROM messages h WHERE h.workspace_id = c.workspace_id
+           WHERE ho.conversation_id IS NULL
+             AND NOT EXISTS (SELECT 1 FROM messages h WHERE h.workspace_id = c.workspace_id
                                AND h.conversation_id = c.id AND h.sender_type = 'AGENT')
-             AND NOT EXISTS (SELECT 1 FROM ai_conversation_states s WHERE s.workspace_id = c.workspace_id
-                               AND s.conversation_id = c.id AND s.handed_off_at IS NOT NULL)
          )::int AS without_human
-    FROM conversations c
-   WHERE c.workspace_id = ${ws} AND c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf}
-     AND EXISTS (SELECT 1 FROM messages a WHERE a.workspace_id = c.workspace_id
-                   AND a.conversation_id = c.id AND a.sender_type = 'AI')
+    FROM ai
+    JOIN conversations c ON c.workspace_id = ai.workspace_id AND c.id = ai.conversation_id
+    LEFT JOIN ai_conversation_states ho ON ho.workspace_id = c.workspace_id AND ho.conversation_id = c.id
+                                       AND ho.handed_off_at IS NOT NULL
+   WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf}
 )
 SELECT replies.replies, handoffs.n AS handoffs, ai_conversations.conversations AS conversations_with_ai,
        resolved.without_human AS resolved_without_human,

@@ -220,6 +220,12 @@ export async function seedWorkspace(t: TestApp): Promise<Seeded> {
        VALUES ($1, $2, $3, 'Standard', $4, $5, $6)`,
       [ws, conv[key], randomUUID(), created, frDue, resDue],
     );
+    // …and, like the SLA module (SlaService.applyToConversation), the due times on the conversation.
+    await sql(t, `UPDATE conversations SET first_response_due_at = $2, resolution_due_at = $3 WHERE id = $1`, [
+      conv[key],
+      frDue,
+      resDue,
+    ]);
   };
   await sla('C1', '2026-03-28T10:05:00Z', '2026-03-28T10:30:00Z');
   await sla('C2', '2026-03-29T01:31:00Z', '2026-03-30T01:30:00Z');
