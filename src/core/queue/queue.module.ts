@@ -36,10 +36,9 @@ export class QueueModule {
       new Logger('Jobs').warn('REDIS_URL is set but Redis does not answer: running jobs in-process');
       return module;
     }
-    const [{ BullModule, getQueueToken }, { processorFor }] = await Promise.all([
-      import('@nestjs/bullmq'),
-      import('./bullmq.processor.js'),
-    ]);
+    // One after the other: Jest's ES module linker fails two concurrent imports sharing a dependency.
+    const { BullModule, getQueueToken } = await import('@nestjs/bullmq');
+    const { processorFor } = await import('./bullmq.processor.js');
     const queues = Object.values(QueueName);
     const runsWorkers = config.role === 'all' || config.role === 'worker';
     return {
