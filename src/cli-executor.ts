@@ -1,11 +1,8 @@
 import type { Abstract, Type } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
 import { type CliRequest, UsageError } from 'src/cli-commands';
 import { DatabaseRuntime } from 'src/core/database/database-runtime';
 import { AppException } from 'src/core/errors/app.exception';
-import { JobQueueService } from 'src/core/queue/job-queue.service';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import { seedDemoThrough } from 'src/demo-seed';
 import { UsersService } from 'src/modules/users';
 import { MembersService, WorkspacesService } from 'src/modules/workspaces';
 
@@ -26,6 +23,10 @@ export async function executeCommand(ctx: CommandContext, { command, args }: Cli
   if (command === 'demo:seed') {
     const base = ctx.httpBase();
     if (!base) throw new Error('demo:seed needs the service to listen on HTTP');
+    // Loaded here only: it imports the whole application (the CLI's lean context does not).
+    const { seedDemoThrough } = await import('./demo-seed.js');
+    const { JwtService } = await import('@nestjs/jwt');
+    const { JobQueueService } = await import('./core/queue/job-queue.service.js');
     return seedDemoThrough(
       { workspaces, jwt: ctx.get(JwtService), jobs: ctx.get(JobQueueService) },
       base,

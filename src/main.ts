@@ -1,13 +1,13 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './core/config/app-config';
-import { createApp } from './create-app';
-import { Logger } from 'nestjs-pino';
-import { existsSync, writeFileSync } from 'node:fs';
-import { DatabaseRuntime } from './core/database/database-runtime';
-import { startBanner } from './core/logging/start-banner';
-import { JobQueueService } from './core/queue/job-queue.service';
-import { WORKER_HEARTBEAT_FILE, WORKER_HEARTBEAT_INTERVAL_MS } from './core/health/heartbeat';
+import { compiledEmbeddedEngine } from './core/database/embedded-engine';
 
+/*
+ * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
+ * starts compiling on background threads first, then the application's modules load (serve.ts) while
+ * it compiles (issue 16 item 6).
+ */
 async function main(): Promise<void> {
   // A `.env` file in the working directory is read first; variables already set win.
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -24,28 +24,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const started = Date.now();
-  const app = await createApp(config);
-  if (config.role === 'worker') {
-    await app.init();
-    // No HTTP port: the container healthcheck reads this heartbeat (src/healthcheck.ts).
-    const beat = (): void => writeFileSync(WORKER_HEARTBEAT_FILE, String(Date.now()));
-    beat();
-    setInterval(beat, WORKER_HEARTBEAT_INTERVAL_MS).unref();
-  } else {
-    await app.listen(config.port);
-  }
-  const address = config.role === 'worker' ? null : app.getHttpServer().address();
-  const port = address && typeof address === 'object' ? address.port : config.port;
-  app
-    .get(Logger)
-    .log(`Support Inbox Service ready (role ${config.role}, port ${port}) in ${Date.now() - started} ms`, 'Main');
-  if (config.role !== 'worker') {
-    const engine = app.get(DatabaseRuntime).engine;
-    const jobs = app.get(JobQueueService).redisConfigured ? 'redis' : 'inline';
-    // Give the asynchronous log transport a moment so the block comes after the logs.
-    setTimeout(() => process.stdout.write(startBanner(config, engine, jobs, port)), 50).unref();
-  }
+  if (!config.db.url) void compiledEmbeddedEngine();
+  const { serve } = await import('./serve.js');
+  await serve(config);
 }
 
 void main().catch((error: unknown) => {

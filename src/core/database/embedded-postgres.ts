@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
 import { join } from 'node:path';
 import { lockDataDir, unlockDataDir } from './data-dir-lock';
+import { compiledEmbeddedEngine } from './embedded-engine';
 
 export { DataDirLockedError, dataDirOwner } from './data-dir-lock';
 
@@ -58,6 +59,8 @@ export class EmbeddedPostgres {
       const db = await PGlite.create({
         dataDir: join(dataDir, 'pgdata'),
         extensions: { pg_trgm, unaccent, fuzzystrmatch },
+        // Compiled while the application's modules loaded (main.ts, the CLI), or now.
+        pgliteWasmModule: await compiledEmbeddedEngine(),
         startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
       });
       const credential = `sis-${randomBytes(18).toString('hex')}`;

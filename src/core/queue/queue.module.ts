@@ -1,11 +1,9 @@
 import { type DynamicModule, Logger, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { BullMqDriver, producerConnection, redisAnswers, workerConnection } from './bullmq.driver';
-import { processorFor } from './bullmq.processor';
 import { QueueName } from './job-names';
 import { JOB_QUEUE } from './job-queue.port';
 import { JobQueueService } from './job-queue.service';
@@ -13,7 +11,8 @@ import { JobRegistry } from './job-registry';
 
 /**
  * The job port (JOB_QUEUE / JobQueueService) and the driver behind it, chosen once at boot:
- * - no REDIS_URL (or the CLI): in-process jobs; `@nestjs/bullmq` is not loaded at all;
+ * - no REDIS_URL (or the CLI): in-process jobs; `@nestjs/bullmq` and `bullmq` are not loaded at all
+ *   (they are required here, on the Redis path only: about 0.25 s of CPU at start-up otherwise);
  * - REDIS_URL set but Redis does not answer a PING (1 s): in-process for the process's lifetime
  *   (BullMQ does not recover cleanly from a Redis that was down at boot — STACK.md);
  * - Redis answers: `BullModule.forRootAsync` + `BullModule.registerQueue` (one queue per QueueName)
@@ -37,6 +36,9 @@ export class QueueModule {
       new Logger('Jobs').warn('REDIS_URL is set but Redis does not answer: running jobs in-process');
       return module;
     }
+    // One after the other: Jest's ES module linker fails two concurrent imports sharing a dependency.
+    const { BullModule, getQueueToken } = await import('@nestjs/bullmq');
+    const { processorFor } = await import('./bullmq.processor.js');
     const queues = Object.values(QueueName);
     const runsWorkers = config.role === 'all' || config.role === 'worker';
     return {
