@@ -8,7 +8,8 @@
  *
  * The service runs as a child process (`dist/src/main.js`, bench/lib/service.ts), so its memory is
  * its own: peak RSS is the kernel's VmHWM of that process, reset through /proc/<pid>/clear_refs just
- * before the import. On the embedded engine PGlite lives inside the service process, so the database's
+ * before the preview and again before each commit (the commit's peak is the figure judged; its growth over
+ * the idle baseline is in the note). On the embedded engine PGlite lives inside the service process, so the database's
  * memory counts too; on PostgreSQL it does not (the server is another process).
  *
  * Wall times depend on the machine's load; the costs next to them do not: the service's CPU time per
@@ -256,6 +257,8 @@ async function engineRound(
     // 2. CSV import: preview (the file is stored), commit, then the same file again (must only update).
     ctx.log(`catalogue (${engine}): CSV ${sizes.csvRows.toLocaleString('en')} rows`);
     const csv = csvText(sizes.csvRows);
+    // The idle baseline: what the service holds before the import starts (the target is judged on the
+    // commit's absolute peak, as DESIGN §15 states it; the growth over this baseline is what the import adds).
     const rssBefore = procStatus(pid, 'VmRSS');
     const peakReset = resetPeak(pid);
     const loadCsv = load1();
@@ -263,16 +266,22 @@ async function engineRound(
     const preview = await upload(svc.base, admin, csv);
     const previewMs = ms(start);
     const previewPeak = procStatus(pid, 'VmHWM');
+    const rssBeforeCommit = procStatus(pid, 'VmRSS');
     resetPeak(pid);
-    const commit = await measured(svc, scrape, () =>
-      call(svc.base, 'POST', `/catalog/import/${String(preview.importId)}/commit`, admin, {}),
-    );
-    const commitPeak = procStatus(pid, 'VmHWM');
+    // Request → committed and searchable: the commit's answer, then the last row found by search.
+    const lastSku = `SKU-${sizes.csvRows}`;
+    const commit = await measured(svc, scrape, async () => {
+      const answer = await call(svc.base, 'POST', `/catalog/import/${String(preview.importId)}/commit`, admin, {});
+      const page = await call(svc.base, 'GET', `/catalog?search=${lastSku}&status=ALL&limit=100`, admin);
+      return { answer, searchable: (page.data as Json[]).some((it) => it.sku === lastSku) };
+    });
+    const commitPeak = peakReset ? procStatus(pid, 'VmHWM') : NaN;
     const preview2 = await upload(svc.base, admin, csv);
+    resetPeak(pid);
     const recommit = await measured(svc, scrape, () =>
       call(svc.base, 'POST', `/catalog/import/${String(preview2.importId)}/commit`, admin, {}),
     );
-    const peakAll = peakReset ? procStatus(pid, 'VmHWM') : NaN;
+    const recommitPeak = peakReset ? procStatus(pid, 'VmHWM') : NaN;
     // Spot checks: a few rows by SKU, with the price the file gave them. Every probe is above a tenth of
     // the row count, so no other SKU contains it (the search matches substrings) and it is on page one.
     const probes = [Math.floor(sizes.csvRows / 3), Math.floor(sizes.csvRows / 2), sizes.csvRows - 1, sizes.csvRows];
@@ -283,7 +292,7 @@ async function engineRound(
       const price = Number(`${1000 + (i % 5000)}.${String(i % 100).padStart(2, '0')}`);
       if (item && item.name === `Product ${i}, model ${i % 97}` && Number(item.price) === price) found++;
     }
-    const c1 = commit.result;
+    const c1 = commit.result.answer;
     const c2 = recommit.result;
     const label = sizes.csvRows.toLocaleString('en');
     rows.push({
@@ -292,18 +301,23 @@ async function engineRound(
       unit: 's',
       ...below(commit.cost.wallMs / 1000, 30),
       note:
-        `preview ${Math.round(previewMs)} ms; same file again ${round(recommit.cost.wallMs / 1000, 2)} s; ` +
+        `request → committed and searchable (last row found by search: ${commit.result.searchable ? 'yes' : 'NO'}); ` +
+        `preview ${Math.round(previewMs)} ms; same file again ${round(recommit.cost.wallMs / 1000, 2)} s ` +
+        `(CPU ${round(recommit.cost.cpuMs / 1000, 1)} s); ` +
         `service CPU ${round(commit.cost.cpuMs / 1000, 1)} s; ${commit.cost.statements} statements ` +
         `(${Math.round(sizes.csvRows / Math.max(1, commit.cost.statements))} rows/statement); load ${loadCsv}`,
     });
     rows.push({
-      figure: `CSV import ${label} rows, service peak RSS (${engine})`,
-      value: Math.round(peakAll),
+      figure: `CSV commit ${label} rows, service peak RSS (${engine})`,
+      value: Math.round(commitPeak),
       unit: 'MB',
-      ...below(peakAll, 300),
+      ...below(commitPeak, 300),
       note:
-        `two previews + two commits; before ${Math.round(rssBefore)} MB, preview peak ${Math.round(previewPeak)} MB, ` +
-        `commit peak ${Math.round(commitPeak)} MB${engine === 'embedded' ? ' (the embedded database lives in the service process)' : ''}`,
+        `judged on the commit's absolute peak (VmHWM reset after the preview); growth over the idle baseline ` +
+        `${Math.round(commitPeak - rssBefore)} MB (idle before the upload ${Math.round(rssBefore)} MB, ` +
+        `${Math.round(rssBeforeCommit)} MB when the commit started); preview peak ${Math.round(previewPeak)} MB, ` +
+        `same file again peak ${Math.round(recommitPeak)} MB` +
+        `${engine === 'embedded' ? ' (the embedded database lives in the service process)' : ''}`,
     });
     const allStored =
       c1.created === sizes.csvRows && c1.errorCount === 0 && c2.created === 0 && c2.updated === sizes.csvRows;
@@ -312,7 +326,7 @@ async function engineRound(
       value: Number(c1.created),
       unit: 'rows',
       target: `= ${label}`,
-      pass: allStored && found === probes.length,
+      pass: allStored && found === probes.length && commit.result.searchable,
       correctness: true,
       note: `first commit created ${String(c1.created)} (errors ${String(c1.errorCount)}); same file again created ${String(c2.created)}, updated ${String(c2.updated)}; ${found}/${probes.length} spot checks by SKU right`,
     });

@@ -7,6 +7,7 @@ import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { renderItemForAgent } from './agent-text.util';
 import { CatalogImportsRepository } from './catalog-imports.repository';
 import { CatalogItemsRepository, type ImportRow } from './catalog-items.repository';
+import { CatalogueSystemRepository } from './catalogue-system.repository';
 import {
   type StoredCsv,
   detectCatalogueDelimiter,
@@ -74,6 +75,7 @@ export class CatalogImportService {
   constructor(
     private readonly imports: CatalogImportsRepository,
     private readonly items: CatalogItemsRepository,
+    private readonly system: CatalogueSystemRepository,
     private readonly tx: TransactionHost,
   ) {}
 
@@ -131,6 +133,8 @@ export class CatalogImportService {
   /**
    * Saves the good rows in batches (one set-based statement and one short transaction per
    * 1,000 rows, so other requests are not held up behind a 100,000-row import), reports the others.
+   * The search index takes the batches' entries in bulk and is merged once at the end (also after a
+   * failure), so the answer comes back when every saved row is committed and searchable.
    */
   async commit(
     _ctx: TenantContext,
@@ -179,24 +183,34 @@ export class CatalogImportService {
       const rows = batch;
       batch = [];
       keys = new Set();
-      const outcome = await this.tx.run(() => this.items.importBatch(rows));
+      const outcome = await this.tx.run(async () => {
+        await this.system.deferSearchIndexing();
+        return this.items.importBatch(rows);
+      });
       created += outcome.created;
       updated += outcome.updated;
       for (const row of outcome.namelessRows) report(row, 'matches no product and has no name to create one with');
     };
-    for await (const record of this.dataRecords(stored, delimiter)) {
-      totalRows++;
-      const built = buildImportRow(record.cells, record.row, plan);
-      if (!built.ok) {
-        report(built.row, built.error);
-        continue;
+    try {
+      for await (const record of this.dataRecords(stored, delimiter)) {
+        totalRows++;
+        const built = buildImportRow(record.cells, record.row, plan);
+        if (!built.ok) {
+          report(built.row, built.error);
+          continue;
+        }
+        const rowKeys = matchKeys(built.row);
+        if (batch.length >= IMPORT_LIMITS.batchSize || rowKeys.some((key) => keys.has(key))) await flush();
+        batch.push(built.row);
+        for (const key of rowKeys) keys.add(key);
       }
-      const rowKeys = matchKeys(built.row);
-      if (batch.length >= IMPORT_LIMITS.batchSize || rowKeys.some((key) => keys.has(key))) await flush();
-      batch.push(built.row);
-      for (const key of rowKeys) keys.add(key);
+      await flush();
+    } catch (error) {
+      // The rows saved before the failure stay saved: they are merged too (a merge error would hide the cause).
+      await this.system.mergeSearchIndexPendingList().catch(() => undefined);
+      throw error;
     }
-    await flush();
+    await this.system.mergeSearchIndexPendingList();
     errors.sort((a, b) => a.row - b.row);
     return { totalRows, created, updated, errorCount, errors };
   }

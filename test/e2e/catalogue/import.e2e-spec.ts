@@ -201,6 +201,65 @@ describe('catalogue CSV import', () => {
     });
   });
 
+  it('a commit of several batches is searchable as soon as it answers (search index merged in bulk)', async () => {
+    const admin = await signupWorkspace(t);
+    // 2,500 rows: three write batches of at most 1,000 (docs/catalogue.md). Every 7th row is "Walnut".
+    const lines = ['sku,name,description,price'];
+    for (let i = 1; i <= 2500; i++)
+      lines.push(`BULK-${i},Shelf ${i},${i % 7 === 0 ? 'Walnut' : 'Pine'} board number ${i},${100 + i}`);
+    const preview = await upload(admin, `${lines.join('\n')}\n`);
+    expect(preview.totalRows).toBe(2500);
+    const commit = await t.http
+      .post(`/catalog/import/${preview.importId}/commit`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
+    expect(commit.body).toMatchObject({ created: 2500, updated: 0, errorCount: 0 });
+
+    async function search(term: string): Promise<Record<string, unknown>[]> {
+      const found: Record<string, unknown>[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await t.http
+          .get(`/catalog?search=${encodeURIComponent(term)}&limit=100${cursor ? `&cursor=${cursor}` : ''}`)
+          .set(admin.headers)
+          .expect(200);
+        found.push(...(res.body.data as Record<string, unknown>[]));
+        cursor = res.body.nextCursor as string | null;
+      } while (cursor);
+      return found;
+    }
+    // floor(2500 / 7) = 357 walnut rows, from every batch.
+    const walnut = await search('walnut');
+    expect(walnut).toHaveLength(357);
+    expect(new Set(walnut.map((i) => i.sku))).toEqual(
+      new Set(Array.from({ length: 357 }, (_, k) => `BULK-${7 * (k + 1)}`)),
+    );
+    // The first row, one from the middle batch and the last one, by SKU and by name.
+    for (const i of [1, 1500, 2500]) {
+      expect((await search(`BULK-${i}`)).map((it) => it.sku)).toContain(`BULK-${i}`);
+      expect((await search(`Shelf ${i}`)).find((it) => it.sku === `BULK-${i}`)).toMatchObject({
+        name: `Shelf ${i}`,
+        price: 100 + i,
+      });
+    }
+    // "board number 2499" is in one description only.
+    expect((await search('board number 2499')).map((it) => it.sku)).toEqual(['BULK-2499']);
+
+    // The same file again updates in place: still one item per row, the search finds each once.
+    const again = await upload(admin, `${lines.join('\n').replace(/Pine board/g, 'Birch board')}\n`);
+    const second = await t.http
+      .post(`/catalog/import/${again.importId}/commit`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
+    expect(second.body).toMatchObject({ created: 0, updated: 2500 });
+    expect(await search('walnut')).toHaveLength(357);
+    expect(await search('pine')).toHaveLength(0);
+    // 2500 - 357 = 2143 birch rows.
+    expect(await search('birch board')).toHaveLength(2143);
+  });
+
   it('validates mappings and files; enforces the size limit with 413; sessions expire and stay in their workspace', async () => {
     const admin = await signupWorkspace(t);
     const other = await signupWorkspace(t);
