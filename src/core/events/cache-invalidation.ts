@@ -115,7 +115,9 @@ export class CacheInvalidation implements OnApplicationBootstrap, OnApplicationS
       this.bumpAll();
       client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.logger.warn(`LISTEN connection lost (${error?.message ?? 'closed'}): caches read per event until it is back`);
+      this.logger.warn(
+        `LISTEN connection lost (${error?.message ?? 'closed'}): caches read per event until it is back`,
+      );
       this.retry = setTimeout(() => void this.listen(), RECONNECT_MS);
       this.retry.unref();
     };
@@ -140,33 +142,42 @@ export class CacheInvalidation implements OnApplicationBootstrap, OnApplicationS
 }
 
 /**
- * A small keyed cache of one topic's data, trusted across processes through `CacheInvalidation`:
- * served from memory only while the invalidation is trusted and the topic's version has not moved;
- * a value read by a transaction that changed the topic, or while the version moved, is not kept.
+ * A small keyed cache of some topics' data, trusted across processes through `CacheInvalidation`:
+ * served from memory only while the invalidation is trusted and none of its topics' versions has
+ * moved; a value read by a transaction that changed one of them, or while a version moved, is not
+ * kept, and neither is `null` (absent is always read again).
  */
 export class TopicCache<V> {
   private readonly entries = new Map<string, V>();
-  private filledUnder = -1;
+  private readonly topics: readonly CacheTopic[];
+  private filledUnder = '';
 
   constructor(
     private readonly invalidation: CacheInvalidation,
-    private readonly topic: CacheTopic,
+    topics: CacheTopic | readonly CacheTopic[],
     private readonly max = 10_000,
-  ) {}
+  ) {
+    this.topics = typeof topics === 'string' ? [topics] : topics;
+  }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
-    const version = this.invalidation.version(this.topic);
+    const version = this.version();
     if (version !== this.filledUnder) {
       this.entries.clear();
       this.filledUnder = version;
     }
-    const usable = this.invalidation.trusted && !this.invalidation.writtenInTransaction(this.topic);
+    const usable =
+      this.invalidation.trusted && !this.topics.some((topic) => this.invalidation.writtenInTransaction(topic));
     if (usable && this.entries.has(key)) return this.entries.get(key) as V;
     const value = await load();
-    if (usable && this.invalidation.trusted && this.invalidation.version(this.topic) === version) {
+    if (usable && value !== null && this.invalidation.trusted && this.version() === version) {
       if (this.entries.size >= this.max) this.entries.clear();
       this.entries.set(key, value);
     }
     return value;
+  }
+
+  private version(): string {
+    return this.topics.map((topic) => this.invalidation.version(topic)).join(':');
   }
 }

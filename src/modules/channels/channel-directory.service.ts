@@ -20,14 +20,6 @@ export interface CachedConnection {
 }
 
 /**
- * How long `findCached` keeps a connection. A disconnect or plan change made in this process drops
- * the cache at once (CacheInvalidation); one made by another process (a second API replica, the
- * CLI) reaches this process's webhook acknowledgements within this time.
- */
-export const CONNECTION_CACHE_MS = 1000;
-const CONNECTION_CACHE_MAX = 10_000;
-
-/**
  * Finding connections and opening their secrets, for webhook receivers (platform adapters) and the
  * inbound processor. The `findActive…`/`findById` look-ups are SYSTEM (cross-tenant by design: a
  * webhook names a platform account, not a workspace); `getOpened` is scoped to the current workspace.
@@ -36,8 +28,8 @@ const CONNECTION_CACHE_MAX = 10_000;
 export class ChannelDirectory {
   /** Look-ups by id in flight (outside transactions): concurrent webhooks for one connection share one query. */
   private readonly inFlight = new Map<string, Promise<ChannelLookupRow | null>>();
-  private readonly cache = new Map<string, { value: CachedConnection; until: number }>();
-  private cacheVersion = '';
+  /** `findCached`: a connection and its plan, invalidated in every process by connection and plan writes. */
+  private readonly acks: TopicCache<CachedConnection | null>;
   /** `getOpened` per workspace and id, trusted across processes (every connection write invalidates it). */
   private readonly opened: TopicCache<OpenedConnection>;
 
@@ -49,6 +41,7 @@ export class ChannelDirectory {
     private readonly invalidation: CacheInvalidation,
   ) {
     this.opened = new TopicCache(invalidation, 'channels');
+    this.acks = new TopicCache(invalidation, ['channels', 'workspace-plans']);
   }
 
   /** ACTIVE connections of these types for these platform account ids (one query for a batch). */
@@ -88,29 +81,17 @@ export class ChannelDirectory {
   }
 
   /**
-   * The webhook acknowledgement's look-up (issue 16): `findById` with the secrets opened, kept for
-   * CONNECTION_CACHE_MS so a burst of webhooks costs one query and one decryption, not one each.
-   * Not found is never cached. Outside transactions only (null inside one: use `findById`).
+   * The webhook acknowledgement's look-up (issue 16): `findById` with the secrets opened, from memory
+   * while cross-process invalidation is up (a disconnect or plan change made by any process reaches it
+   * at commit), so a burst of webhooks costs one query and one decryption, not one each. Not found is
+   * never cached. Outside transactions only (null inside one: use `findById`).
    */
   async findCached(id: string): Promise<CachedConnection | null> {
     if (this.tx.inTransaction) return null;
-    const version = this.versionNow();
-    if (version !== this.cacheVersion) {
-      this.cache.clear();
-      this.cacheVersion = version;
-    }
-    const now = Date.now();
-    const hit = this.cache.get(id);
-    if (hit && hit.until > now) return hit.value;
-    const found = await this.findById(id);
-    if (!found) return null;
-    const value = { row: found, connection: found.open() };
-    // A change made while the query ran must not be cached as current.
-    if (this.versionNow() === version) {
-      if (this.cache.size >= CONNECTION_CACHE_MAX) this.cache.clear();
-      this.cache.set(id, { value, until: now + CONNECTION_CACHE_MS });
-    }
-    return value;
+    return this.acks.get(id, async () => {
+      const found = await this.findById(id);
+      return found ? { row: found, connection: found.open() } : null;
+    });
   }
 
   /** Whether an ACTIVE connection has this subscription verify token (Meta's handshake). */
@@ -127,10 +108,6 @@ export class ChannelDirectory {
     return this.opened.get(`${getTenantContext().workspaceId}:${id}`, async () =>
       this.secrets.open(await this.channels.getById(id)),
     );
-  }
-
-  private versionNow(): string {
-    return `${this.invalidation.version('channels')}:${this.invalidation.version('workspace-plans')}`;
   }
 
   private found(row: ChannelLookupRow): FoundConnection {

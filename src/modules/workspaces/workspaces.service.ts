@@ -42,8 +42,8 @@ export class WorkspacesService {
   /** CLI: change a workspace's plan (not writable through the API). */
   async setPlan(workspaceId: string, plan: WorkspacePlan): Promise<WorkspaceEntity> {
     const updated = await this.workspaces.setPlan(workspaceId, plan);
-    // Webhook receivers cache a connection's plan for a moment (ChannelDirectory).
-    this.invalidation.bump('workspace-plans');
+    // Webhook receivers cache a connection's plan (ChannelDirectory): every process is told at commit.
+    await this.invalidation.changed('workspace-plans');
     return updated;
   }
 

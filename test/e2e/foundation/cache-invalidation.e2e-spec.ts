@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogAgentSearch } from 'src/modules/catalogue';
+import { ChannelDirectory } from 'src/modules/channels';
+import { WorkspacesService } from 'src/modules/workspaces';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, signupWorkspace } from '../../utils/sessions';
 
@@ -61,7 +63,11 @@ describe('cache invalidation', () => {
     let b: TestApp;
     beforeAll(async () => {
       b = await createTestApp({
-        env: { APP_ROLE: 'api', ...(a.config.redis.prefix ? { QUEUE_PREFIX: a.config.redis.prefix } : {}) },
+        env: {
+          APP_ROLE: 'api',
+          ENCRYPTION_KEY: a.config.encryptionKey.toString('base64'),
+          ...(a.config.redis.prefix ? { QUEUE_PREFIX: a.config.redis.prefix } : {}),
+        },
         reuse: { dataDir: a.dataDir, databaseUrl: a.config.db.url! },
       });
     });
@@ -87,16 +93,43 @@ describe('cache invalidation', () => {
       await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(false), 2_000, 5);
     });
 
+    it("the webhook ack's connection cache: memory between changes, another instance's plan change seen at commit", async () => {
+      await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 5_000);
+      const ws = await signupWorkspace(a, 'Acks');
+      await a.app.get(WorkspacesService).setPlan(ws.workspaceId, 'ENTERPRISE'); // the Custom Channel's plan
+      const channel = await a.http
+        .post('/channels/connect')
+        .set(ws.headers)
+        .send({
+          type: 'CUSTOM',
+          displayName: 'Site',
+          inboundSecret: 'a-long-enough-inbound-secret',
+          outboundUrl: 'http://127.0.0.1:9/out',
+        })
+        .expect(201);
+      const id = String(channel.body.id);
+      const cached = () => b.app.get(ChannelDirectory).findCached(id);
+      expect((await cached())!.row.plan).toBe('ENTERPRISE');
+      const [behind, through] = ['STARTER', 'PRO'] as const;
+      // Changed behind both services' backs: B keeps serving its memory, also after more than a second.
+      await a.app.get(DataSource).query(`UPDATE workspaces SET plan = $2 WHERE id = $1`, [ws.workspaceId, behind]);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await cached())!.row.plan).toBe('ENTERPRISE');
+      // A plan change through A (the CLI's path) reaches B's cache when A commits.
+      await a.app.get(WorkspacesService).setPlan(ws.workspaceId, through);
+      await eventually(async () => expect((await cached())!.row.plan).toBe(through), 2_000, 5);
+      // Unknown ids are never cached.
+      expect(await b.app.get(ChannelDirectory).findCached('00000000-0000-4000-8000-000000000000')).toBeNull();
+    });
+
     it('a lost LISTEN connection: reads per event until it is back, then memory again', async () => {
       const id = await createItem(a, admin, 'Mill');
       await a.http.delete(`/catalog/${id}`).set(admin.headers).expect(200);
       await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(false), 2_000, 5);
-      const killed: unknown[] = await a.app
-        .get(DataSource)
-        .query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      const killed: unknown[] = await a.app.get(DataSource).query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
             WHERE datname = current_database() AND application_name = 'sis-cache-listener'`,
-        );
+      );
       expect(killed.length).toBe(2);
       // While it is down (it comes back after a second), nothing is served from memory.
       await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(false), 2_000, 5);
