@@ -68,12 +68,13 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
    * Search (case-insensitive substring of the subject, the contact's name or email, or any message
    * text) uses the trigram GIN indexes (migration 1763916000000) in one of two plans, picked by how
    * many rows match (issue 16, measured at 100,000 conversations / 1,000,000 messages):
-   * - a rare term: the matching conversation ids come from the indexes (`cv.id IN (…)`), so the
-   *   page is a sort of a few rows instead of a walk over every conversation;
+   * - a rare term: one bounded read of the indexes (rareSearchMatches) returns the matching
+   *   conversation and contact ids, and the page is those conversations in list order (a sort of a
+   *   few rows; the indexes are not read a second time);
    * - a frequent term: the newest conversations are walked in order and each is probed through its
    *   own messages (`OFFSET 0` keeps the planner from hashing every matching message first), which
    *   stops as soon as the page is full.
-   * A bounded probe (`LIMIT ${SEARCH_PROBE}` rows of the indexes) tells them apart.
+   * Either way the order, the keyset cursor and the rows are those of the plain filter.
    */
   async findPage(
     f: ConversationFilters,
@@ -105,19 +106,12 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     if (f.to) qb.andWhere('cv.created_at < :to::timestamptz', { to: f.to });
     if (f.search) {
       const search = likePattern(f.search);
-      if (await this.searchIsRare(search)) {
-        qb.andWhere(
-          `cv.id IN (
-             SELECT m.conversation_id FROM messages m WHERE m.workspace_id = :searchWorkspaceId AND m.text ILIKE :search
-             UNION ALL
-             SELECT c2.id FROM conversations c2 WHERE c2.workspace_id = :searchWorkspaceId AND c2.subject ILIKE :search
-             UNION ALL
-             SELECT c3.id FROM conversations c3
-               JOIN contacts ct ON ct.workspace_id = c3.workspace_id AND ct.id = c3.contact_id
-              WHERE c3.workspace_id = :searchWorkspaceId AND ct.workspace_id = :searchWorkspaceId
-                AND (ct.name ILIKE :search OR ct.email ILIKE :search))`,
-          { search, searchWorkspaceId: this.workspaceId },
-        );
+      const matches = await this.rareSearchMatches(search);
+      if (matches) {
+        qb.andWhere('(cv.id = ANY(:searchIds::uuid[]) OR cv.contact_id = ANY(:searchContactIds::uuid[]))', {
+          searchIds: matches.conversationIds,
+          searchContactIds: matches.contactIds,
+        });
       } else {
         qb.andWhere(
           new Brackets((w) => {
@@ -138,15 +132,30 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     return findKeysetPage(qb, query, newestActivityFirst);
   }
 
-  /** Whether fewer than SEARCH_PROBE messages and contacts match (both probes stop at that many rows). */
-  private async searchIsRare(pattern: string): Promise<boolean> {
-    const rows = await this.queryRows<{ n: number | string }>(
-      `SELECT (SELECT count(*) FROM (SELECT 1 FROM messages WHERE workspace_id = $1 AND text ILIKE $2 LIMIT ${SEARCH_PROBE}) m)
-            + (SELECT count(*) FROM (SELECT 1 FROM contacts WHERE workspace_id = $1 AND (name ILIKE $2 OR email ILIKE $2)
-                 LIMIT ${SEARCH_PROBE}) c) AS n`,
+  /**
+   * The rows a rare search term matches, read once from the trigram indexes: the conversations
+   * whose subject or one of whose messages matches, and the matching contacts (their conversations
+   * match). Each read stops after SEARCH_PROBE rows; null when they hold SEARCH_PROBE or more in all
+   * (a frequent term: findPage walks the conversations in order instead).
+   */
+  private async rareSearchMatches(
+    pattern: string,
+  ): Promise<{ conversationIds: string[]; contactIds: string[] } | null> {
+    const rows = await this.queryRows<{ n: number | string; conversation_ids: string[]; contact_ids: string[] }>(
+      `WITH m AS MATERIALIZED (
+              SELECT conversation_id AS id FROM messages WHERE workspace_id = $1 AND text ILIKE $2 LIMIT ${SEARCH_PROBE}),
+            s AS MATERIALIZED (
+              SELECT id FROM conversations WHERE workspace_id = $1 AND subject ILIKE $2 LIMIT ${SEARCH_PROBE}),
+            ct AS MATERIALIZED (
+              SELECT id FROM contacts WHERE workspace_id = $1 AND (name ILIKE $2 OR email ILIKE $2) LIMIT ${SEARCH_PROBE})
+       SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM s) + (SELECT count(*) FROM ct) AS n,
+              ARRAY(SELECT id FROM m UNION SELECT id FROM s) AS conversation_ids,
+              ARRAY(SELECT id FROM ct) AS contact_ids`,
       [pattern],
     );
-    return Number(rows[0]?.n ?? 0) < SEARCH_PROBE;
+    const row = rows[0];
+    if (!row || Number(row.n) >= SEARCH_PROBE) return null;
+    return { conversationIds: row.conversation_ids, contactIds: row.contact_ids };
   }
 
   /** Contact names for a page of conversations, in one query (contacts the caller cannot see are absent). */

@@ -181,6 +181,106 @@ describe('GET /conversations: keyset paging by newest activity and every filter'
     expect(await listIdsOf(admin, 'search=nothing-like-this')).toEqual([]);
   });
 
+  it('pages a rare search 3 at a time in list order: matches by contact, message and subject, each once', async () => {
+    // Bob's 25 conversations match by contact email; a message saying "bob@example.com" in one of Ada's
+    // (and a second one in a Bob conversation: one row, not two) and a subject on another one of Ada's.
+    const [adaMsg, adaSubject] = await expected(`contact_id = $2 AND status = 'OPEN'`, [ada.id]);
+    const [bobConv] = await expected('contact_id = $2', [bob.id]);
+    await sql(
+      t,
+      `INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text, delivery_status)
+       SELECT workspace_id, id, channel_id, 'INBOUND', 'CONTACT', 'TEXT', 'mail me at BOB@example.com', 'RECEIVED'
+         FROM conversations WHERE workspace_id = $1 AND id = ANY($2::uuid[])`,
+      [admin.workspaceId, [adaMsg, bobConv]],
+    );
+    await sql(
+      t,
+      `UPDATE conversations SET subject = 'Forwarded from bob@example.com' WHERE workspace_id = $1 AND id = $2`,
+      [admin.workspaceId, adaSubject],
+    );
+    try {
+      const want = await expected(`(contact_id = $2 OR id = ANY($3::uuid[]))`, [bob.id, [adaMsg, adaSubject]]);
+      expect(want).toHaveLength(27);
+      const got = (await walk(admin, 'search=Bob%40EXAMPLE', 3)).map((c) => c.id);
+      expect(got).toEqual(want);
+      // The same search with another filter and as the AGENT: the id set meets the other conditions.
+      expect((await walk(admin, 'search=bob%40example&status=on_hold', 2)).map((c) => c.id)).toEqual(
+        await expected(`status = 'ON_HOLD' AND (contact_id = $2 OR id = ANY($3::uuid[]))`, [
+          bob.id,
+          [adaMsg, adaSubject],
+        ]),
+      );
+      expect((await walk(agent, 'search=bob%40example', 4)).map((c) => c.id)).toEqual(
+        await expected(
+          `(assignee_id = $2 OR (assignee_id IS NULL AND queue_id = $3)) AND (contact_id = $4 OR id = ANY($5::uuid[]))`,
+          [agent.userId, queueId, bob.id, [adaMsg, adaSubject]],
+        ),
+      );
+    } finally {
+      await sql(t, `DELETE FROM messages WHERE workspace_id = $1 AND text = 'mail me at BOB@example.com'`, [
+        admin.workspaceId,
+      ]);
+      await sql(t, `UPDATE conversations SET subject = NULL WHERE workspace_id = $1`, [admin.workspaceId]);
+    }
+  });
+
+  it('pages a frequent search (thousands of matching messages) the same way', async () => {
+    // 2,500 matching messages: ten on each conversation whose i is not a multiple of 6 (~208 of them).
+    await sql(
+      t,
+      `INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text, delivery_status)
+       SELECT c.workspace_id, c.id, c.channel_id, 'OUTBOUND', 'AGENT', 'TEXT', 'Your Parcel ' || n || ' left', 'SENT'
+         FROM (SELECT *, row_number() OVER (ORDER BY created_at) AS i FROM conversations WHERE workspace_id = $1) c
+         CROSS JOIN generate_series(1, 12) AS n
+        WHERE c.i % 6 <> 0`,
+      [admin.workspaceId],
+    );
+    try {
+      const want = await expected(
+        `EXISTS (SELECT 1 FROM messages m WHERE m.workspace_id = c.workspace_id AND m.conversation_id = c.id
+                   AND m.text LIKE 'Your Parcel %')`,
+      );
+      expect(want.length).toBeGreaterThan(150);
+      expect((await walk(admin, 'search=PARCEL', 25)).map((c) => c.id)).toEqual(want);
+      expect((await walk(admin, 'search=parcel&priority=high', 9)).map((c) => c.id)).toEqual(
+        await expected(
+          `priority = 'HIGH' AND EXISTS (SELECT 1 FROM messages m WHERE m.workspace_id = c.workspace_id
+             AND m.conversation_id = c.id AND m.text LIKE 'Your Parcel %')`,
+        ),
+      );
+    } finally {
+      await sql(t, `DELETE FROM messages WHERE workspace_id = $1 AND text LIKE 'Your Parcel %'`, [admin.workspaceId]);
+    }
+  });
+
+  it('a search never reaches another workspace: its messages, subjects and contacts match only there', async () => {
+    const other = await enterprise(t);
+    const otherChannel = await connectCustom(t, other, mock);
+    const fan = await contactOn(t, other, otherChannel.id, 'teapot-fan', 'Teapot Fan');
+    const [theirs] = await sql<{ id: string }>(
+      t,
+      `INSERT INTO conversations (workspace_id, contact_id, channel_id, channel_type, contact_external_id, queue_id, subject)
+       SELECT $1, $2, $3, 'CUSTOM', 'teapot-fan', q.id, 'blue teapot again'
+         FROM queues q WHERE q.workspace_id = $1 AND q.is_default
+       RETURNING id`,
+      [other.workspaceId, fan.id, otherChannel.id],
+    );
+    await sql(
+      t,
+      `INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text, delivery_status)
+       VALUES ($1, $2, $3, 'INBOUND', 'CONTACT', 'TEXT', 'write to bob@example.com about lovelace', 'RECEIVED')`,
+      [other.workspaceId, theirs!.id, otherChannel.id],
+    );
+    // Ours: the one message "My BLUE teapot is cracked"; theirs: the contact's name and the subject.
+    expect(await listIdsOf(admin, 'search=teapot')).toEqual(await expected(`created_at = '2025-01-01T17:00:00Z'`));
+    expect(await listIdsOf(other, 'search=teapot')).toEqual([theirs!.id]);
+    expect(await listIdsOf(other, 'search=teapot%20fan')).toEqual([theirs!.id]);
+    expect(await listIdsOf(other, 'search=ada%20lovelace')).toEqual([]);
+    expect(await listIdsOf(other, 'search=example.com')).toEqual([theirs!.id]);
+    expect(await listIdsOf(admin, 'search=teapot%20fan')).toEqual([]);
+    expect(await listIdsOf(admin, 'search=about%20lovelace')).toEqual([]);
+  });
+
   it('the AGENT sees only theirs and unassigned ones in their queues, through the same paging', async () => {
     // The agent is in the default queue (joined with the workspace), not in VIP.
     const got = (await walk(agent, '')).map((c) => c.id);
