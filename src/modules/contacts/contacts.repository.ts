@@ -58,6 +58,9 @@ export interface DuplicateGroupRow {
 
 const COMPANY_FK = 'contacts_company_fkey';
 
+/** Up to this many contacts with a tag count as a rare tag (see findPage). */
+const TAG_PROBE = 2000;
+
 /** The find-or-create of the inbound pipeline: one statement (see resolveByIdentity). */
 const RESOLVE_IDENTITY_SQL = `
 WITH new_identity AS (
@@ -131,8 +134,25 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
     super(tx, ContactEntity, 'c', 'Contact');
   }
 
-  findPage(filters: ContactListFilters, query: CursorPaginationQuery): Promise<Page<ContactEntity>> {
+  /**
+   * `GET /contacts`: newest first. A tag filter first reads the contacts with the tag from the GIN
+   * index (`contacts_tags_idx`), at most TAG_PROBE of them: when there are fewer, the page is those
+   * contacts in list order; otherwise (a common tag) the list is walked in order and filtered, which
+   * fills a page quickly. Without the probe the planner walked every contact of the workspace for a
+   * tag no contact has (issue 16: 100,000 contacts, 166 ms).
+   */
+  async findPage(filters: ContactListFilters, query: CursorPaginationQuery): Promise<Page<ContactEntity>> {
     const qb = this.scopedQuery();
+    let order = newestFirst<ContactEntity>('c');
+    if (filters.tag) {
+      const ids = await this.rareTagMatches(filters.tag);
+      if (ids) {
+        qb.andWhere('c.id IN (SELECT unnest(:tagIds::uuid[]))', { tagIds: ids });
+        // Same order and cursor; an expression that is not the index's, so those rows are fetched
+        // and sorted instead of the index being walked in order looking for them.
+        order = { ...order, sortExpression: `(c.created_at + interval '0 s')` };
+      } else qb.andWhere('c.tags @> ARRAY[:tag]::text[]', { tag: filters.tag });
+    }
     if (filters.search) {
       const digits = filters.searchDigits ?? '';
       qb.andWhere(
@@ -144,13 +164,22 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
       );
     }
     if (filters.companyId) qb.andWhere('c.company_id = :companyId', { companyId: filters.companyId });
-    if (filters.tag) qb.andWhere('c.tags @> ARRAY[:tag]::text[]', { tag: filters.tag });
     if (filters.email) qb.andWhere('c.email = :email', { email: filters.email });
     if (filters.phoneDigits)
       qb.andWhere(`ltrim(c.phone_normalized, '+') = :phoneDigits`, { phoneDigits: filters.phoneDigits });
     if (filters.from) qb.andWhere('c.created_at >= :from::timestamptz', { from: filters.from });
     if (filters.to) qb.andWhere('c.created_at < :to::timestamptz', { to: filters.to });
-    return findKeysetPage(qb, query, newestFirst<ContactEntity>('c'));
+    return findKeysetPage(qb, query, order);
+  }
+
+  /** The ids of the contacts with this tag when there are fewer than TAG_PROBE, else null. */
+  private async rareTagMatches(tag: string): Promise<string[] | null> {
+    const rows = await this.queryRows<{ ids: string[] }>(
+      `SELECT ARRAY(SELECT id FROM contacts WHERE workspace_id = $1 AND tags @> ARRAY[$2]::text[] LIMIT ${TAG_PROBE}) AS ids`,
+      [tag],
+    );
+    const ids = rows[0]?.ids ?? [];
+    return ids.length < TAG_PROBE ? ids : null;
   }
 
   /** Contacts of the caller's workspace by id, in the order asked (unknown ids left out). */

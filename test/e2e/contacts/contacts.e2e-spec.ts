@@ -287,6 +287,51 @@ describe('contacts: CRUD, filters, paging, notes', () => {
     await create(other, { name: 'Elsewhere', identities: [identity] });
   });
 
+  it('a tag filter pages newest first across pages, with the other filters; a tag nobody has is an empty page', async () => {
+    const s = await signupWorkspace(t);
+    const other = await signupWorkspace(t);
+    await create(other, { name: 'Other gold', tags: ['gold'] });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
+    const made: Record<string, unknown>[] = [];
+    for (let i = 0; i < 9; i++) {
+      const tags = i % 3 === 2 ? ['silver'] : ['gold', ...(i % 2 ? ['vip'] : [])];
+      made.push(await create(s, { name: `Taggy ${i}`, email: `taggy${i}@shop.test`, tags }));
+      await pause();
+    }
+    const walk = async (qs: string, limit: number): Promise<string[]> => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const res: { body: { data: { name: string }[]; nextCursor: string | null } } = await t.http
+          .get(`/contacts?limit=${limit}&${qs}${cursor ? `&cursor=${cursor}` : ''}`)
+          .set(s.headers)
+          .expect(200);
+        expect(res.body.data.length).toBeLessThanOrEqual(limit);
+        seen.push(...res.body.data.map((c) => c.name));
+        cursor = res.body.nextCursor;
+        if (!cursor) return seen;
+      }
+      throw new Error('too many pages');
+    };
+    // Newest first: Taggy 7, 6, 4, 3, 1, 0 carry gold (2, 5, 8 are silver).
+    expect(await walk('tag=GOLD', 2)).toEqual(['Taggy 7', 'Taggy 6', 'Taggy 4', 'Taggy 3', 'Taggy 1', 'Taggy 0']);
+    expect(await walk('tag=vip', 1)).toEqual(['Taggy 7', 'Taggy 3', 'Taggy 1']);
+    expect(await walk('tag=gold&search=taggy4', 5)).toEqual(['Taggy 4']);
+    expect(await walk(`tag=gold&from=${encodeURIComponent(String(made[4]!.createdAt))}`, 2)).toEqual([
+      'Taggy 7',
+      'Taggy 6',
+      'Taggy 4',
+    ]);
+    expect((await t.http.get('/contacts?tag=nobody-has-this').set(s.headers).expect(200)).body).toEqual({
+      data: [],
+      nextCursor: null,
+    });
+    // The other workspace's gold contact is not on A's pages, and A's are not on B's.
+    expect(await walk('tag=gold', 100)).not.toContain('Other gold');
+    const theirs = await t.http.get('/contacts?tag=gold').set(other.headers).expect(200);
+    expect(theirs.body.data.map((c: { name: string }) => c.name)).toEqual(['Other gold']);
+  });
+
   it('keeps workspaces apart: B cannot list, get, update, delete or annotate A’s contacts', async () => {
     const a = await signupWorkspace(t);
     const b = await signupWorkspace(t);
