@@ -4,13 +4,7 @@ import type { Priority } from 'src/core/domain/vocabulary';
 import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
-import {
-  type CursorPaginationQuery,
-  DEFAULT_PAGE_SIZE,
-  type KeysetOptions,
-  type Page,
-  findKeysetPage,
-} from 'src/core/http/pagination';
+import { type CursorPaginationQuery, type KeysetOptions, type Page, findKeysetPage } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { ConversationEntity, type ConversationStatus } from './conversation.entity';
@@ -63,21 +57,6 @@ const newestActivityFirstOfIds: KeysetOptions<ConversationEntity> = {
 
 /** Above this many matching rows a search term counts as frequent (see findPage). */
 const SEARCH_PROBE = 2000;
-
-/**
- * A rare term's page costs about one primary-key fetch per matching conversation; the ordered walk
- * costs about one probe of a conversation's messages (≈ 3–4 times as much) per conversation walked,
- * and walks ≈ page size × conversations ÷ matches of them. So the walk is cheaper when
- * matches² > WALK_FACTOR × (page size + 1) × conversations. Measured on the embedded engine at
- * 10,000 conversations: 1,756 matches, walk 11.5 ms vs ids 24.5 ms of CPU. The table's row estimate
- * (all workspaces, `pg_class.reltuples`) stands in for the workspace's count: it is never smaller,
- * so the estimate leans to the id set, whose cost is bounded.
- */
-const WALK_FACTOR = 4;
-
-function walkIsCheaper(matches: number, pageSize: number, conversations: number): boolean {
-  return conversations > 0 && matches * matches > WALK_FACTOR * (pageSize + 1) * conversations;
-}
 
 /** A foreign-key violation becomes 404 naming the missing record (a member or queue of another workspace included). */
 export function translateForeignKey(error: unknown): unknown {
@@ -137,9 +116,9 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     if (f.to) qb.andWhere('cv.created_at < :to::timestamptz', { to: f.to });
     if (f.search) {
       const search = likePattern(f.search);
-      const rare = await this.rareSearchMatches(search);
-      if (rare && !walkIsCheaper(rare.ids.length, query.limit ?? DEFAULT_PAGE_SIZE, rare.conversationsEstimate)) {
-        qb.andWhere('cv.id IN (SELECT unnest(:searchIds::uuid[]))', { searchIds: rare.ids });
+      const ids = await this.rareSearchMatches(search);
+      if (ids) {
+        qb.andWhere('cv.id IN (SELECT unnest(:searchIds::uuid[]))', { searchIds: ids });
         return findKeysetPage(qb, query, newestActivityFirstOfIds);
       }
       qb.andWhere(
@@ -166,8 +145,8 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
    * after SEARCH_PROBE rows; null when one of them holds SEARCH_PROBE or more in all (a frequent
    * term: findPage walks the conversations in order instead).
    */
-  private async rareSearchMatches(pattern: string): Promise<{ ids: string[]; conversationsEstimate: number } | null> {
-    const rows = await this.queryRows<{ probed: number | string; ids: string[] | null; estimate: number | string }>(
+  private async rareSearchMatches(pattern: string): Promise<string[] | null> {
+    const rows = await this.queryRows<{ probed: number | string; ids: string[] | null }>(
       `WITH m AS MATERIALIZED (
               SELECT conversation_id AS id FROM messages WHERE workspace_id = $1 AND text ILIKE $2 LIMIT ${SEARCH_PROBE}),
             s AS MATERIALIZED (
@@ -175,7 +154,7 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
             ct AS MATERIALIZED (
               SELECT id FROM contacts WHERE workspace_id = $1 AND (name ILIKE $2 OR email ILIKE $2) LIMIT ${SEARCH_PROBE}),
             n AS (SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM s) + (SELECT count(*) FROM ct) AS probed)
-       SELECT n.probed, (SELECT reltuples FROM pg_class WHERE oid = 'conversations'::regclass) AS estimate,
+       SELECT n.probed,
               CASE WHEN n.probed < ${SEARCH_PROBE} THEN ARRAY(
                 SELECT id FROM m UNION SELECT id FROM s
                 UNION (SELECT x.id FROM ct CROSS JOIN LATERAL (
@@ -186,7 +165,7 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     );
     const row = rows[0];
     if (!row?.ids || Number(row.probed) >= SEARCH_PROBE || row.ids.length >= SEARCH_PROBE) return null;
-    return { ids: row.ids, conversationsEstimate: Number(row.estimate) };
+    return row.ids;
   }
 
   /** Contact names for a page of conversations, in one query (contacts the caller cannot see are absent). */
