@@ -21,6 +21,7 @@ import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMes
 import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
 import { RoutingAndTicketNumbersWithoutHotRows1764003000000 } from './1764003000000-RoutingAndTicketNumbersWithoutHotRows';
 import { ConversationSlaDueCopy1764003200000 } from './1764003200000-ConversationSlaDueCopy';
+import { AnalyticsResolvedConversationIds1764004000000 } from './1764004000000-AnalyticsResolvedConversationIds';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AnalyticsMessageSlotShards1764002100000,
   RoutingAndTicketNumbersWithoutHotRows1764003000000,
   ConversationSlaDueCopy1764003200000,
+  AnalyticsResolvedConversationIds1764004000000,
 ];
