@@ -22,6 +22,7 @@ import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-Analyti
 import { RoutingAndTicketNumbersWithoutHotRows1764003000000 } from './1764003000000-RoutingAndTicketNumbersWithoutHotRows';
 import { ConversationSlaDueCopy1764003200000 } from './1764003200000-ConversationSlaDueCopy';
 import { AnalyticsResolvedConversationIds1764004000000 } from './1764004000000-AnalyticsResolvedConversationIds';
+import { AnalyticsAiSenderIndexChannel1764004050000 } from './1764004050000-AnalyticsAiSenderIndexChannel';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   RoutingAndTicketNumbersWithoutHotRows1764003000000,
   ConversationSlaDueCopy1764003200000,
   AnalyticsResolvedConversationIds1764004000000,
+  AnalyticsAiSenderIndexChannel1764004050000,
 ];

@@ -355,10 +355,10 @@ SELECT ms.user_id, u.name, coalesce(st.presence, 'OFFLINE') AS presence,
    * "ai": the conversations with an AI reply, one ordered index-only pass over
    * messages_sender_conversation_idx (no sort), read by both "conversations with AI in the window"
    * (reply in the window, message channel filter, queue by the conversation) and "resolved with AI"
-   * (a reply at any time, conversation filters). "Resolved with AI" is a hash join of that set with
-   * the conversations resolved in the window (index-only on conversations_analytics_resolved_idx,
-   * no probe of the conversation heap per AI conversation); handed-off conversations are a hashed
-   * anti-join, the human-reply probe runs only for the rest.
+   * (a reply at any time, conversation filters). "Resolved with AI" joins that set (hashed once)
+   * to the conversations resolved in the window (index-only on conversations_analytics_resolved_idx,
+   * no probe of the conversation heap per AI conversation); handed-off conversations are merged in
+   * id order, the human-reply probe runs only for the rest.
    */
   async ai(w: AnalyticsWindow): Promise<Row[]> {
     const p = new SqlParams();
@@ -390,29 +390,30 @@ r AS (
    GROUP BY 1, 2
 ), ai_conversations AS (
   SELECT count(*)::int AS conversations FROM ai WHERE ai.in_window${aq}
-), handed AS (
-  SELECT s.conversation_id FROM ai_conversation_states s WHERE s.workspace_id = ${ws} AND s.handed_off_at IS NOT NULL
 ), resolved AS (
   -- The conversations resolved in the window, read bucket by bucket (an index range of
-  -- conversations_analytics_resolved_idx each, index-only: never the whole table), each looked up
-  -- in a hash of the AI conversations (a hashed subplan; OFFSET 0 keeps the look-up a column of the
-  -- range scan, not a join that probes the conversations' primary key per AI conversation). Those
-  -- with AI: handed off is a hash look-up too, and the human-reply probe runs only for the rest, in
-  -- conversation order (consecutive probes of messages_sender_conversation_idx share pages).
+  -- conversations_analytics_resolved_idx each, index-only: never the whole table), joined to a hash
+  -- of the AI conversations built once (OFFSET 0 keeps the join inside the range scan; flattened,
+  -- the planner probed the conversations' primary key once per AI conversation). No hashed
+  -- subplan (\`IN\` as an expression): past work_mem that becomes a scan of the AI set per row.
+  -- Those with AI, in conversation order: handed off by a merge with the handoffs, and the
+  -- human-reply probes in index order (neighbouring probes share pages).
   SELECT count(*)::int AS with_ai,
          count(*) FILTER (
-           WHERE NOT ra.handed
+           WHERE ho.conversation_id IS NULL
              AND NOT EXISTS (SELECT 1 FROM messages hm WHERE hm.workspace_id = ra.workspace_id
                                AND hm.conversation_id = ra.id AND hm.sender_type = 'AGENT')
          )::int AS without_human
-    FROM (SELECT r.workspace_id, r.id, r.id IN (SELECT handed.conversation_id FROM handed) AS handed
+    FROM (SELECT r.workspace_id, r.id
             FROM b CROSS JOIN LATERAL (
-                   SELECT c.workspace_id, c.id, c.id IN (SELECT ai.conversation_id FROM ai) AS with_ai
+                   SELECT c.workspace_id, c.id
                      FROM conversations c
                     WHERE c.workspace_id = ${ws} AND c.resolved_at >= b.lo AND c.resolved_at < b.hi${cf}
+                      AND c.id IN (SELECT ai.conversation_id FROM ai)
                    OFFSET 0) r
-           WHERE r.with_ai
            ORDER BY r.id) ra
+    LEFT JOIN ai_conversation_states ho ON ho.workspace_id = ra.workspace_id AND ho.conversation_id = ra.id
+                                       AND ho.handed_off_at IS NOT NULL
 )
 SELECT 'totals' AS kind, NULL::timestamptz AS bucket, (SELECT coalesce(sum(x.ai), 0) FROM x)::int AS replies,
        (SELECT count(*) FROM h)::int AS handoffs, ai_conversations.conversations AS conversations_with_ai,
