@@ -21,6 +21,8 @@ import { AnalyticsMessageSlots1764002000000 } from './1764002000000-AnalyticsMes
 import { AnalyticsMessageSlotShards1764002100000 } from './1764002100000-AnalyticsMessageSlotShards';
 import { RoutingAndTicketNumbersWithoutHotRows1764003000000 } from './1764003000000-RoutingAndTicketNumbersWithoutHotRows';
 import { ConversationSlaDueCopy1764003200000 } from './1764003200000-ConversationSlaDueCopy';
+import { AnalyticsResolvedConversationIds1764004000000 } from './1764004000000-AnalyticsResolvedConversationIds';
+import { AnalyticsAiSenderIndexChannel1764004050000 } from './1764004050000-AnalyticsAiSenderIndexChannel';
 import { SearchIndexPendingLists1764004100000 } from './1764004100000-SearchIndexPendingLists';
 
 /** Every migration, in order. A new migration file is added here as well. */
@@ -48,5 +50,7 @@ export const MIGRATIONS = [
   AnalyticsMessageSlotShards1764002100000,
   RoutingAndTicketNumbersWithoutHotRows1764003000000,
   ConversationSlaDueCopy1764003200000,
+  AnalyticsResolvedConversationIds1764004000000,
+  AnalyticsAiSenderIndexChannel1764004050000,
   SearchIndexPendingLists1764004100000,
 ];

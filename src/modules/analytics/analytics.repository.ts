@@ -21,6 +21,9 @@ const MESSAGE_SLOT_MS = 15 * 60_000;
  * Buckets: each statement runs in a transaction whose `TimeZone` is the workspace's, so
  * `date_trunc(unit, ts)` and `generate_series(…, '1 day')` over timestamptz are calendar buckets of
  * that zone (a DST day has 23 or 25 hours), and every bucket of the window is present (zeros).
+ * Large row sets (conversations) are not converted to local time row by row: each bucket's bounds
+ * are computed once in the zone and the rows counted by an index range per bucket (`bucketBounds`);
+ * only small sets (rollup slots, edge messages, handoffs) go through `date_trunc`.
  */
 @Injectable()
 export class AnalyticsRepository {
@@ -89,6 +92,20 @@ export class AnalyticsRepository {
     return `SELECT g AS bucket FROM generate_series(date_trunc(${unit}, ${from}::timestamptz),
                                                   ${to}::timestamptz - interval '1 millisecond',
                                                   ('1 ' || ${unit})::interval) g`;
+  }
+
+  /**
+   * The buckets of the window with their bounds clipped to it: `bucket` (start, as `buckets()`),
+   * `lo = greatest(bucket, from)`, `hi = least(next bucket start, to)`; consecutive buckets' bounds
+   * meet, so they partition `[from, to)` exactly. The next start is `bucket + 1 unit` in the session
+   * (workspace) zone: the series' own step, so a DST day ends where the next one begins.
+   */
+  private static bucketBounds(from: string, to: string, unit: string): string {
+    return `SELECT g AS bucket, greatest(g, ${from}::timestamptz) AS lo,
+                   least(g + ('1 ' || ${unit})::interval, ${to}::timestamptz) AS hi
+              FROM generate_series(date_trunc(${unit}, ${from}::timestamptz),
+                                   ${to}::timestamptz - interval '1 millisecond',
+                                   ('1 ' || ${unit})::interval) g`;
   }
 
   /**
@@ -187,7 +204,18 @@ SELECT conv.total, conv.new, conv.open, conv.resolved, msg.inbound, msg.outbound
     return (await this.query(sql, p))[0]!;
   }
 
-  async inboxSeries(w: AnalyticsWindow): Promise<Row[]> {
+  /**
+   * `GET /analytics/inbox` in one statement: rows of kind `series` (bucket, conversations, inbound,
+   * outbound, resolved; every bucket of the window) and of kind `channel` (channel_type,
+   * conversations, inbound; by conversations, inbound desc, then type).
+   *
+   * Conversations are counted per bucket by an index range of the bucket's own bounds
+   * (`[greatest(bucket, from), least(next bucket, to))`, computed once per bucket in the workspace
+   * zone): the rows are only counted (created: by channel type as well, which gives the by-channel
+   * figure from the same pass), never converted to local time one by one. The message rows of the
+   * window (rollup + edges) are read once for both the series and the by-channel inbound.
+   */
+  async inbox(w: AnalyticsWindow): Promise<Row[]> {
     const p = new SqlParams();
     const ws = p.add(this.workspaceId);
     const from = p.add(w.from);
@@ -196,44 +224,36 @@ SELECT conv.total, conv.new, conv.open, conv.resolved, msg.inbound, msg.outbound
     const cf = AnalyticsRepository.conversationFilter(p, w);
     const mc = AnalyticsRepository.messageCounts(p, ws, w);
     const sql = `
-WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
-conv AS (
-  SELECT date_trunc(${unit}, c.created_at) AS bucket, count(*)::int AS n FROM conversations c
-   WHERE c.workspace_id = ${ws} AND c.created_at >= ${from} AND c.created_at < ${to}${cf} GROUP BY 1
-), res AS (
-  SELECT date_trunc(${unit}, c.resolved_at) AS bucket, count(*)::int AS n FROM conversations c
-   WHERE c.workspace_id = ${ws} AND c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf} GROUP BY 1
-), msg AS (
+WITH b AS MATERIALIZED (${AnalyticsRepository.bucketBounds(from, to, unit)}),
+created AS (
+  SELECT b.bucket, k.channel_type, k.n
+    FROM b CROSS JOIN LATERAL (
+      SELECT c.channel_type, count(*)::int AS n FROM conversations c
+       WHERE c.workspace_id = ${ws} AND c.created_at >= b.lo AND c.created_at < b.hi${cf}
+       GROUP BY 1) k
+), x AS MATERIALIZED (${mc}),
+msg AS (
   SELECT date_trunc(${unit}, x.at) AS bucket, sum(x.inbound)::int AS inbound, sum(x.outbound)::int AS outbound
-    FROM (${mc}) x GROUP BY 1
+    FROM x GROUP BY 1
+), inb AS (
+  -- inbound messages by their channel's type (the channel the message came through)
+  SELECT ch.type AS channel_type, sum(x.inbound)::int AS n
+    FROM x JOIN channel_connections ch ON ch.workspace_id = ${ws} AND ch.id = x.channel_id
+   GROUP BY 1 HAVING sum(x.inbound) > 0
+), bytype AS (
+  SELECT created.channel_type, sum(created.n)::int AS n FROM created GROUP BY 1
+), bybucket AS (
+  SELECT created.bucket, sum(created.n)::int AS n FROM created GROUP BY 1
 )
-SELECT b.bucket, coalesce(conv.n, 0) AS conversations, coalesce(msg.inbound, 0) AS inbound,
-       coalesce(msg.outbound, 0) AS outbound, coalesce(res.n, 0) AS resolved
-  FROM b LEFT JOIN conv USING (bucket) LEFT JOIN res USING (bucket) LEFT JOIN msg USING (bucket)
- ORDER BY b.bucket`;
-    return this.query(sql, p);
-  }
-
-  async inboxByChannel(w: AnalyticsWindow): Promise<Row[]> {
-    const p = new SqlParams();
-    const ws = p.add(this.workspaceId);
-    const from = p.add(w.from);
-    const to = p.add(w.to);
-    const cf = AnalyticsRepository.conversationFilter(p, w);
-    // Inbound messages by their channel's type (the channel the message came through).
-    const inbound = `SELECT ch.type AS channel_type, sum(x.inbound)::int AS n
-         FROM (${AnalyticsRepository.messageCounts(p, ws, w)}) x
-         JOIN channel_connections ch ON ch.workspace_id = ${ws} AND ch.id = x.channel_id
-        GROUP BY 1 HAVING sum(x.inbound) > 0`;
-    const sql = `
-WITH conv AS (
-  SELECT c.channel_type, count(*)::int AS n FROM conversations c
-   WHERE c.workspace_id = ${ws} AND c.created_at >= ${from} AND c.created_at < ${to}${cf} GROUP BY 1
-), inb AS (${inbound})
-SELECT coalesce(conv.channel_type, inb.channel_type) AS channel_type,
-       coalesce(conv.n, 0) AS conversations, coalesce(inb.n, 0) AS inbound
-  FROM conv FULL JOIN inb ON inb.channel_type = conv.channel_type
- ORDER BY 2 DESC, 3 DESC, 1`;
+SELECT 'series' AS kind, b.bucket, NULL AS channel_type, coalesce(bybucket.n, 0) AS conversations,
+       coalesce(msg.inbound, 0) AS inbound, coalesce(msg.outbound, 0) AS outbound,
+       (SELECT count(*) FROM conversations c
+         WHERE c.workspace_id = ${ws} AND c.resolved_at >= b.lo AND c.resolved_at < b.hi${cf})::int AS resolved
+  FROM b LEFT JOIN bybucket USING (bucket) LEFT JOIN msg USING (bucket)
+UNION ALL
+SELECT 'channel', NULL, coalesce(bytype.channel_type, inb.channel_type), coalesce(bytype.n, 0), coalesce(inb.n, 0), NULL, NULL
+  FROM bytype FULL JOIN inb ON inb.channel_type = bytype.channel_type
+ ORDER BY 1 DESC, 2, 4 DESC, 5 DESC, 3`;
     return this.query(sql, p);
   }
 
@@ -326,11 +346,26 @@ SELECT ms.user_id, u.name, coalesce(st.presence, 'OFFLINE') AS presence,
     return this.query(sql, p);
   }
 
-  async aiTotals(w: AnalyticsWindow): Promise<Row> {
+  /**
+   * `GET /analytics/ai` in one statement: one row of kind `totals` (replies, handoffs,
+   * conversations_with_ai, resolved_without_human, rate) and the rows of kind `series` (bucket,
+   * s_replies, s_handoffs; every bucket of the window). The message rows of the window (rollup +
+   * edges) are read once for the total and the series.
+   *
+   * "ai": the conversations with an AI reply, one ordered index-only pass over
+   * messages_sender_conversation_idx (no sort), read by both "conversations with AI in the window"
+   * (reply in the window, message channel filter, queue by the conversation) and "resolved with AI"
+   * (a reply at any time, conversation filters). "Resolved with AI" joins that set (hashed once)
+   * to the conversations resolved in the window (index-only on conversations_analytics_resolved_idx,
+   * no probe of the conversation heap per AI conversation); handed-off conversations are merged in
+   * id order, the human-reply probe runs only for the rest.
+   */
+  async ai(w: AnalyticsWindow): Promise<Row[]> {
     const p = new SqlParams();
     const ws = p.add(this.workspaceId);
     const from = p.add(w.from);
     const to = p.add(w.to);
+    const unit = p.add(UNIT[w.interval]);
     const inWindow =
       `m.created_at >= ${from} AND m.created_at < ${to}` +
       (w.channelId ? ` AND m.channel_id = ${p.add(w.channelId)}::uuid` : '');
@@ -338,13 +373,16 @@ SELECT ms.user_id, u.name, coalesce(st.presence, 'OFFLINE') AS presence,
     const sf = AnalyticsRepository.viaConversation(p, w, 's');
     const cf = AnalyticsRepository.conversationFilter(p, w);
     const mc = AnalyticsRepository.messageCounts(p, ws, w);
-    // "ai": the conversations with an AI reply, one ordered index-only pass over
-    // messages_sender_conversation_idx (no sort, no hash of every AI message), read by both
-    // "conversations with AI in the window" (reply in the window, message channel filter, queue by the
-    // conversation) and "resolved with AI" (a reply at any time, conversation filters).
     const sql = `
-WITH replies AS (
-  SELECT coalesce(sum(x.ai), 0)::int AS replies FROM (${mc}) x
+WITH b AS MATERIALIZED (${AnalyticsRepository.bucketBounds(from, to, unit)}),
+x AS MATERIALIZED (${mc}),
+r AS (
+  SELECT date_trunc(${unit}, x.at) AS bucket, sum(x.ai)::int AS n FROM x GROUP BY 1
+), h AS MATERIALIZED (
+  SELECT s.handed_off_at FROM ai_conversation_states s
+   WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
+), hb AS (
+  SELECT date_trunc(${unit}, h.handed_off_at) AS bucket, count(*)::int AS n FROM h GROUP BY 1
 ), ai AS MATERIALIZED (
   SELECT m.workspace_id, m.conversation_id, bool_or(${inWindow}) AS in_window
     FROM messages m
@@ -352,50 +390,41 @@ WITH replies AS (
    GROUP BY 1, 2
 ), ai_conversations AS (
   SELECT count(*)::int AS conversations FROM ai WHERE ai.in_window${aq}
-), handoffs AS (
-  SELECT count(*)::int AS n FROM ai_conversation_states s
-   WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
 ), resolved AS (
-  -- handed off: joined (one hash of the workspace's handoffs); a human reply: probed only for the rest
+  -- The conversations resolved in the window, read bucket by bucket (an index range of
+  -- conversations_analytics_resolved_idx each, index-only: never the whole table), joined to a hash
+  -- of the AI conversations built once (OFFSET 0 keeps the join inside the range scan; flattened,
+  -- the planner probed the conversations' primary key once per AI conversation). No hashed
+  -- subplan (\`IN\` as an expression): past work_mem that becomes a scan of the AI set per row.
+  -- Those with AI, in conversation order: handed off by a merge with the handoffs, and the
+  -- human-reply probes in index order (neighbouring probes share pages).
   SELECT count(*)::int AS with_ai,
          count(*) FILTER (
            WHERE ho.conversation_id IS NULL
-             AND NOT EXISTS (SELECT 1 FROM messages h WHERE h.workspace_id = c.workspace_id
-                               AND h.conversation_id = c.id AND h.sender_type = 'AGENT')
+             AND NOT EXISTS (SELECT 1 FROM messages hm WHERE hm.workspace_id = ra.workspace_id
+                               AND hm.conversation_id = ra.id AND hm.sender_type = 'AGENT')
          )::int AS without_human
-    FROM ai
-    JOIN conversations c ON c.workspace_id = ai.workspace_id AND c.id = ai.conversation_id
-    LEFT JOIN ai_conversation_states ho ON ho.workspace_id = c.workspace_id AND ho.conversation_id = c.id
+    FROM (SELECT r.workspace_id, r.id
+            FROM b CROSS JOIN LATERAL (
+                   SELECT c.workspace_id, c.id
+                     FROM conversations c
+                    WHERE c.workspace_id = ${ws} AND c.resolved_at >= b.lo AND c.resolved_at < b.hi${cf}
+                      AND c.id IN (SELECT ai.conversation_id FROM ai)
+                   OFFSET 0) r
+           ORDER BY r.id) ra
+    LEFT JOIN ai_conversation_states ho ON ho.workspace_id = ra.workspace_id AND ho.conversation_id = ra.id
                                        AND ho.handed_off_at IS NOT NULL
-   WHERE c.resolved_at >= ${from} AND c.resolved_at < ${to}${cf}
 )
-SELECT replies.replies, handoffs.n AS handoffs, ai_conversations.conversations AS conversations_with_ai,
+SELECT 'totals' AS kind, NULL::timestamptz AS bucket, (SELECT coalesce(sum(x.ai), 0) FROM x)::int AS replies,
+       (SELECT count(*) FROM h)::int AS handoffs, ai_conversations.conversations AS conversations_with_ai,
        resolved.without_human AS resolved_without_human,
-       CASE WHEN resolved.with_ai > 0 THEN round(resolved.without_human::numeric / resolved.with_ai, 4)::float8 END AS rate
-  FROM replies, ai_conversations, handoffs, resolved`;
-    return (await this.query(sql, p))[0]!;
-  }
-
-  async aiSeries(w: AnalyticsWindow): Promise<Row[]> {
-    const p = new SqlParams();
-    const ws = p.add(this.workspaceId);
-    const from = p.add(w.from);
-    const to = p.add(w.to);
-    const unit = p.add(UNIT[w.interval]);
-    const mc = AnalyticsRepository.messageCounts(p, ws, w);
-    const sf = AnalyticsRepository.viaConversation(p, w, 's');
-    const sql = `
-WITH b AS (${AnalyticsRepository.buckets(from, to, unit)}),
-r AS (
-  SELECT date_trunc(${unit}, x.at) AS bucket, sum(x.ai)::int AS n FROM (${mc}) x GROUP BY 1
-), h AS (
-  SELECT date_trunc(${unit}, s.handed_off_at) AS bucket, count(*)::int AS n FROM ai_conversation_states s
-   WHERE s.workspace_id = ${ws} AND s.handed_off_at >= ${from} AND s.handed_off_at < ${to}${sf}
-   GROUP BY 1
-)
-SELECT b.bucket, coalesce(r.n, 0) AS replies, coalesce(h.n, 0) AS handoffs
-  FROM b LEFT JOIN r USING (bucket) LEFT JOIN h USING (bucket)
- ORDER BY b.bucket`;
+       CASE WHEN resolved.with_ai > 0 THEN round(resolved.without_human::numeric / resolved.with_ai, 4)::float8 END AS rate,
+       NULL::int AS s_replies, NULL::int AS s_handoffs
+  FROM ai_conversations, resolved
+UNION ALL
+SELECT 'series', b.bucket, NULL, NULL, NULL, NULL, NULL, coalesce(r.n, 0), coalesce(hb.n, 0)
+  FROM b LEFT JOIN r USING (bucket) LEFT JOIN hb USING (bucket)
+ ORDER BY 1 DESC, 2`;
     return this.query(sql, p);
   }
 }

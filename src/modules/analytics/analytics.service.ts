@@ -63,10 +63,9 @@ export class AnalyticsService {
 
   async inbox(_ctx: TenantContext, query: AnalyticsQuery): Promise<AnalyticsInboxResponse> {
     const w = this.window(query);
-    const [series, byChannel] = await this.analytics.inWorkspaceZone(async () => [
-      await this.analytics.inboxSeries(w),
-      await this.analytics.inboxByChannel(w),
-    ]);
+    const rows = await this.analytics.inWorkspaceZone(() => this.analytics.inbox(w));
+    const series = rows.filter((r) => r.kind === 'series');
+    const byChannel = rows.filter((r) => r.kind === 'channel');
     return {
       from: w.from.toISOString(),
       to: w.to.toISOString(),
@@ -125,9 +124,9 @@ export class AnalyticsService {
 
   async ai(_ctx: TenantContext, query: AnalyticsQuery): Promise<AnalyticsAiResponse> {
     const w = this.window(query);
-    const [totals, series] = await this.analytics.inWorkspaceZone(
-      async () => [await this.analytics.aiTotals(w), await this.analytics.aiSeries(w)] as const,
-    );
+    const rows = await this.analytics.inWorkspaceZone(() => this.analytics.ai(w));
+    const totals = rows.find((r) => r.kind === 'totals')!;
+    const series = rows.filter((r) => r.kind === 'series');
     return {
       from: w.from.toISOString(),
       to: w.to.toISOString(),
@@ -137,7 +136,7 @@ export class AnalyticsService {
       conversationsWithAi: num(totals.conversations_with_ai),
       resolvedWithoutHuman: num(totals.resolved_without_human),
       automatedResolutionRate: numOrNull(totals.rate),
-      series: series.map((r) => ({ bucket: iso(r.bucket), replies: num(r.replies), handoffs: num(r.handoffs) })),
+      series: series.map((r) => ({ bucket: iso(r.bucket), replies: num(r.s_replies), handoffs: num(r.s_handoffs) })),
     };
   }
 
