@@ -89,7 +89,6 @@ export class PreparingClient extends Client {
         });
       }
     }
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
     return super.query(config, values, callback);
   }
 }

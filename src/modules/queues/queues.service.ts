@@ -43,7 +43,10 @@ export class QueuesService {
    * (which queue is the default changes only through `clearDefault`, which announces it).
    */
   async getDefaultId(): Promise<string> {
-    const id = await this.defaultIds.get(getTenantContext().workspaceId, async () => (await this.queues.findDefault())?.id ?? null);
+    const id = await this.defaultIds.get(
+      getTenantContext().workspaceId,
+      async () => (await this.queues.findDefault())?.id ?? null,
+    );
     if (!id) throw AppException.notFound('Default queue');
     return id;
   }

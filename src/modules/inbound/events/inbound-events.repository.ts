@@ -79,7 +79,9 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
   async claim(id: string): Promise<InboundEventEntity | null> {
     if (!isUuid(id)) return null;
     // Inside a caller's transaction the setting would outlive this statement: only on its own.
-    const asyncCommit = this.txHost.inTransaction ? '' : `AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
+    const asyncCommit = this.txHost.inTransaction
+      ? ''
+      : `AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
     const rows: Record<string, unknown>[] = await this.queryRows(
       `UPDATE inbound_events e
        SET status = 'PROCESSING', attempts = e.attempts + 1, processing_started_at = now(), next_attempt_at = NULL,
