@@ -39,11 +39,11 @@ function defaultQueueId(t: TestApp, workspaceId: string): Promise<string> {
   return runAsWorkspace(workspaceId, () => t.app.get(QueuesService).getDefaultId());
 }
 
-/** A second queue made the default through the API (PATCH /queues/:id). */
+/** A second queue made the default through the API (PUT /queues/:id). */
 async function makeNewDefaultQueue(t: TestApp, admin: Session, name: string): Promise<string> {
   const created = await t.http.post('/queues').set(admin.headers).send({ name }).expect(201);
   await t.http
-    .patch(`/queues/${String(created.body.id)}`)
+    .put(`/queues/${String(created.body.id)}`)
     .set(admin.headers)
     .send({ isDefault: true })
     .expect(200);
