@@ -127,13 +127,15 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
     return this.scopedQuery().andWhere('e.id = :id', { id }).setLock('pessimistic_write').getOne();
   }
 
+  /** Once per event: plain SQL (no query building on the pipeline's hot path). */
   async markProcessed(id: string, outcome: InboundEventOutcome, messageId: string | null): Promise<void> {
-    await this.repo
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'PROCESSED', outcome, messageId, error: null, nextAttemptAt: null, processedAt: () => 'now()' })
-      .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId: this.workspaceId })
-      .execute();
+    await this.query(
+      `UPDATE inbound_events
+       SET status = 'PROCESSED', outcome = $3, message_id = $4, error = NULL, next_attempt_at = NULL,
+           processed_at = now(), updated_at = now()
+       WHERE id = $2 AND workspace_id = $1`,
+      [id, outcome, messageId],
+    );
   }
 
   /**
