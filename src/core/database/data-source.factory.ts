@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions, MigrationExecutor, type MixedList } from 'typeorm';
+import { PreparingClient } from './prepared-statements';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 import { StatementCountingLogger } from './statement-counting.logger';
 
@@ -32,6 +33,8 @@ export function buildDataSourceOptions(input: DataSourceInput): DataSourceOption
       // A query waiting behind a stuck transaction (embedded: one connection) becomes an error, not a hang.
       connectionTimeoutMillis: input.embedded ? 60_000 : 15_000,
       ...(input.embedded ? { query_timeout: 120_000 } : {}),
+      // Real PostgreSQL: statements sent in a prepared scope are named (core/database/prepared-statements).
+      ...(input.embedded ? {} : { Client: PreparingClient }),
     },
   };
 }

@@ -12,9 +12,24 @@ import type { AppConfig } from 'src/core/config/app-config';
 import { TransactionHost } from 'src/core/database/transaction-host';
 
 /** Topics whose writes make cached look-ups stale. */
-export type CacheTopic = 'channels' | 'workspace-plans' | 'automations' | 'ai-agents' | 'catalogue';
+export type CacheTopic =
+  | 'channels'
+  | 'workspace-plans'
+  | 'automations'
+  | 'ai-agents'
+  | 'catalogue'
+  | 'ticket-settings'
+  | 'default-queue';
 
-const TOPICS: readonly CacheTopic[] = ['channels', 'workspace-plans', 'automations', 'ai-agents', 'catalogue'];
+const TOPICS: readonly CacheTopic[] = [
+  'channels',
+  'workspace-plans',
+  'automations',
+  'ai-agents',
+  'catalogue',
+  'ticket-settings',
+  'default-queue',
+];
 
 /** The PostgreSQL notification channel every process listens on. */
 export const CACHE_CHANNEL = 'sis_cache_invalidation';

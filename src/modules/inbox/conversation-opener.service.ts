@@ -49,7 +49,7 @@ export class ConversationOpener {
     return this.tx.run(async () => {
       const open = await this.conversations.findOpenForUpdate(input.channel.id, input.contactId);
       if (open) return { conversation: open, created: false };
-      const queueId = input.queueId ?? (await this.queues.getDefault()).id;
+      const queueId = input.queueId ?? (await this.queues.getDefaultId());
       const assigneeId = await this.routing.pickAgent(queueId);
       const inserted = await this.conversations.create({
         contactId: input.contactId,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
@@ -7,7 +8,10 @@ import { QueueEntity } from './queue.entity';
 
 @Injectable()
 export class QueuesRepository extends WorkspaceScopedRepository<QueueEntity> {
-  constructor(tx: TransactionHost) {
+  constructor(
+    tx: TransactionHost,
+    private readonly invalidation: CacheInvalidation,
+  ) {
     super(tx, QueueEntity, 'q', 'Queue');
   }
 
@@ -83,8 +87,12 @@ export class QueuesRepository extends WorkspaceScopedRepository<QueueEntity> {
     return rows.map((r) => r.id);
   }
 
-  /** Clears the default flag so another queue can take it (the unique index allows one). */
+  /**
+   * Clears the default flag so another queue can take it (the unique index allows one). Every
+   * process's cached default-queue id is dropped when the transaction commits.
+   */
   async clearDefault(): Promise<void> {
     await this.query(`UPDATE queues SET is_default = false, updated_at = now() WHERE workspace_id = $1 AND is_default`);
+    await this.invalidation.changed('default-queue');
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { AppException } from 'src/core/errors/app.exception';
 import type { CursorPaginationQuery, Page } from 'src/core/http/pagination';
 import type { TenantContext } from 'src/core/tenancy/tenant-context';
@@ -12,12 +14,18 @@ import { RoutingService } from './routing.service';
 /** Queues and their members. The workspace's default queue is created with the workspace. */
 @Injectable()
 export class QueuesService {
+  /** The default queue's id per workspace (the inbound pipeline asks for it per new conversation). */
+  private readonly defaultIds: TopicCache<string | null>;
+
   constructor(
     private readonly tx: TransactionHost,
     private readonly queues: QueuesRepository,
     private readonly conversations: ConversationAssignmentsPort,
     private readonly routing: RoutingService,
-  ) {}
+    invalidation: CacheInvalidation,
+  ) {
+    this.defaultIds = new TopicCache(invalidation, 'default-queue');
+  }
 
   /** Creates the default queue of the current workspace (called once, when the workspace is created). */
   createDefault(): Promise<QueueEntity> {
@@ -28,6 +36,19 @@ export class QueuesService {
   async addToDefaultQueue(userId: string): Promise<void> {
     const queue = await this.queues.findDefault();
     if (queue) await this.queues.addMembers(queue.id, [userId]);
+  }
+
+  /**
+   * The current workspace's default queue id, from memory while cross-process invalidation is up
+   * (which queue is the default changes only through `clearDefault`, which announces it).
+   */
+  async getDefaultId(): Promise<string> {
+    const id = await this.defaultIds.get(
+      getTenantContext().workspaceId,
+      async () => (await this.queues.findDefault())?.id ?? null,
+    );
+    if (!id) throw AppException.notFound('Default queue');
+    return id;
   }
 
   /** The current workspace's default queue (every workspace has one). */

@@ -51,7 +51,12 @@ export class TicketCreator {
 
   create(draft: TicketDraft, options: CreateOptions): Promise<TicketEntity | null> {
     return this.tx.run(async () => {
-      if (options.ifAbsent && draft.conversationId && (await this.tickets.existsAutomatic(draft.conversationId))) {
+      if (
+        options.ifAbsent &&
+        draft.source !== 'CONVERSATION' &&
+        draft.conversationId &&
+        (await this.tickets.existsAutomatic(draft.conversationId))
+      ) {
         return null;
       }
       const settings = await this.settings.current();
@@ -64,6 +69,24 @@ export class TicketCreator {
               { priority, channelType: options.channelType, queueId: draft.queueId },
               createdAt,
             );
+      const automatic = options.ifAbsent && draft.conversationId && draft.source === 'CONVERSATION';
+      if (automatic) {
+        // One statement: look-up, number and insert (no number is taken when the ticket exists).
+        const ticket = await this.tickets.createAutomaticIfAbsent(
+          {
+            ...draft,
+            conversationId: draft.conversationId!,
+            source: 'CONVERSATION',
+            priority,
+            dueAt,
+            resolvedAt: isDone(draft.status) ? createdAt : null,
+            createdAt,
+          },
+          settings.keyPrefix,
+        );
+        if (ticket) await this.announce(ticket);
+        return ticket;
+      }
       const number = await this.tickets.nextNumber();
       const ticket = await this.tickets.create(
         {
@@ -77,12 +100,13 @@ export class TicketCreator {
         },
         { ifAbsent: options.ifAbsent },
       );
-      if (ticket) {
-        const workspaceId = getTenantContext().workspaceId;
-        const response = toTicketResponse(ticket);
-        await this.bus.publish('ticket.created', workspaceId, { ticket: response });
-      }
+      if (ticket) await this.announce(ticket);
       return ticket;
     });
+  }
+
+  /** `ticket.created`, written to the outbox in the creating transaction. */
+  private async announce(ticket: TicketEntity): Promise<void> {
+    await this.bus.publish('ticket.created', getTenantContext().workspaceId, { ticket: toTicketResponse(ticket) });
   }
 }

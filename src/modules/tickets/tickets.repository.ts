@@ -142,6 +142,53 @@ export class TicketsRepository extends WorkspaceScopedRepository<TicketEntity> {
     }
   }
 
+  /**
+   * The automatic ticket of a conversation, unless it has one: the look-up, the next number of the
+   * workspace's sequence and the insert in one statement (the new-conversation path of the inbound
+   * pipeline, issue 16 item 3). No number is taken when the ticket exists (`nextval` is evaluated
+   * only past the NOT EXISTS filter); the unique index on a conversation's automatic ticket still
+   * decides between concurrent inserts (null for the loser, whose number is then spent).
+   */
+  async createAutomaticIfAbsent(
+    values: NewTicket & { conversationId: string; source: 'CONVERSATION' },
+    keyPrefix: string,
+  ): Promise<TicketEntity | null> {
+    try {
+      const rows: Record<string, unknown>[] = await this.query(
+        `WITH n AS (
+           SELECT nextval(ticket_number_sequence($1)::regclass) AS number
+           WHERE NOT EXISTS (SELECT 1 FROM tickets t
+                             WHERE t.workspace_id = $1 AND t.conversation_id = $2 AND t.source = 'CONVERSATION')
+         )
+         INSERT INTO tickets (workspace_id, number, key, subject, description, status, priority, source, assignee_id,
+                              queue_id, contact_id, conversation_id, tags, due_at, resolved_at, created_at)
+         SELECT $1, n.number, $3::text || '-' || n.number, $4::text, $5::text, $6::text, $7::text, 'CONVERSATION',
+                $8::uuid, $9::uuid, $10::uuid, $2::uuid, $11::text[], $12::timestamptz, $13::timestamptz, $14::timestamptz
+         FROM n
+         ON CONFLICT DO NOTHING
+         RETURNING *`,
+        [
+          values.conversationId,
+          keyPrefix,
+          values.subject,
+          values.description,
+          values.status,
+          values.priority,
+          values.assigneeId,
+          values.queueId,
+          values.contactId,
+          values.tags,
+          values.dueAt,
+          values.resolvedAt,
+          values.createdAt,
+        ],
+      );
+      return rows[0] ? this.fromRaw(rows[0]) : null;
+    } catch (error) {
+      throw translated(error);
+    }
+  }
+
   async update(id: string, patch: Omit<Partial<TicketEntity>, 'id' | 'workspaceId'>): Promise<TicketEntity> {
     try {
       return await this.updateById(id, { ...patch, updatedAt: new Date() });

@@ -4,6 +4,8 @@ import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { ChannelDirectory } from 'src/modules/channels';
+import { QueuesService } from 'src/modules/queues';
+import { TicketSettingsService } from 'src/modules/tickets';
 import { WorkspacesService } from 'src/modules/workspaces';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, signupWorkspace } from '../../utils/sessions';
@@ -26,6 +28,26 @@ async function setStatusBehindTheBack(t: TestApp, workspaceId: string, id: strin
   await t.app
     .get(DataSource)
     .query('UPDATE catalog_items SET status = $3 WHERE workspace_id = $1 AND id = $2', [workspaceId, id, status]);
+}
+
+/** What the pipeline reads per new conversation: the ticket settings' key prefix and the default queue id. */
+function ticketPrefix(t: TestApp, workspaceId: string): Promise<string> {
+  return runAsWorkspace(workspaceId, async () => (await t.app.get(TicketSettingsService).current()).keyPrefix);
+}
+
+function defaultQueueId(t: TestApp, workspaceId: string): Promise<string> {
+  return runAsWorkspace(workspaceId, () => t.app.get(QueuesService).getDefaultId());
+}
+
+/** A second queue made the default through the API (PUT /queues/:id). */
+async function makeNewDefaultQueue(t: TestApp, admin: Session, name: string): Promise<string> {
+  const created = await t.http.post('/queues').set(admin.headers).send({ name }).expect(201);
+  await t.http
+    .put(`/queues/${String(created.body.id)}`)
+    .set(admin.headers)
+    .send({ isDefault: true })
+    .expect(200);
+  return String(created.body.id);
 }
 
 async function createItem(t: TestApp, admin: Session, name: string): Promise<string> {
@@ -57,6 +79,26 @@ describe('cache invalidation', () => {
     // ...one made through the service is.
     await a.http.delete(`/catalog/${id}`).set(ws.headers).expect(200);
     expect(await onSale(a, ws.workspaceId)).toBe(false);
+  });
+
+  it('in one process: ticket settings and the default queue, memory between changes, a change through the API at once', async () => {
+    const ws = await signupWorkspace(a, 'Tickets and queues');
+    expect(await ticketPrefix(a, ws.workspaceId)).toBe('TCK');
+    await a.http.put('/tickets/settings').set(ws.headers).send({ keyPrefix: 'SUP' }).expect(200);
+    expect(await ticketPrefix(a, ws.workspaceId)).toBe('SUP');
+    // Served from memory: a change nobody reported is not seen...
+    await a.app
+      .get(DataSource)
+      .query(`UPDATE ticket_settings SET key_prefix = 'HID' WHERE workspace_id = $1`, [ws.workspaceId]);
+    expect(await ticketPrefix(a, ws.workspaceId)).toBe('SUP');
+    // ...one made through the service is.
+    await a.http.put('/tickets/settings').set(ws.headers).send({ keyPrefix: 'NEW' }).expect(200);
+    expect(await ticketPrefix(a, ws.workspaceId)).toBe('NEW');
+
+    const first = await defaultQueueId(a, ws.workspaceId);
+    const second = await makeNewDefaultQueue(a, ws, 'Second line');
+    expect(second).not.toBe(first);
+    expect(await defaultQueueId(a, ws.workspaceId)).toBe(second);
   });
 
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
@@ -120,6 +162,18 @@ describe('cache invalidation', () => {
       await eventually(async () => expect((await cached())!.row.plan).toBe(through), 2_000, 5);
       // Unknown ids are never cached.
       expect(await b.app.get(ChannelDirectory).findCached('00000000-0000-4000-8000-000000000000')).toBeNull();
+    });
+
+    it("ticket settings and the default queue changed through one instance reach the other's cache at commit", async () => {
+      await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 5_000);
+      const ws = await signupWorkspace(a, 'Two processes');
+      expect(await ticketPrefix(b, ws.workspaceId)).toBe('TCK');
+      const queue = await defaultQueueId(b, ws.workspaceId);
+      await a.http.put('/tickets/settings').set(ws.headers).send({ keyPrefix: 'OPS' }).expect(200);
+      await eventually(async () => expect(await ticketPrefix(b, ws.workspaceId)).toBe('OPS'), 2_000, 5);
+      const second = await makeNewDefaultQueue(a, ws, 'Escalations');
+      expect(second).not.toBe(queue);
+      await eventually(async () => expect(await defaultQueueId(b, ws.workspaceId)).toBe(second), 2_000, 5);
     });
 
     it('a lost LISTEN connection: reads per event until it is back, then memory again', async () => {

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { preparedStatements } from 'src/core/database/prepared-statements';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { ChannelDirectory, type ContactProfile, type OpenedConnection } from 'src/modules/channels';
 import type { InboundEventEntity as InboundEvent } from '../events/inbound-event.entity';
@@ -36,7 +37,16 @@ export class InboundEventRunner {
     private readonly processor: InboundProcessor,
   ) {}
 
-  async run(eventId: string): Promise<RunOutcome> {
+  /**
+   * Runs with named prepared statements on PostgreSQL (core/database/prepared-statements): the
+   * pipeline sends the same few statement texts for every event, each parsed and planned once per
+   * connection. No effect on the embedded engine.
+   */
+  run(eventId: string): Promise<RunOutcome> {
+    return preparedStatements.run(() => this.runEvent(eventId));
+  }
+
+  private async runEvent(eventId: string): Promise<RunOutcome> {
     const claimed = await this.events.claim(eventId);
     if (!claimed) return 'skipped';
     let connection: OpenedConnection;
@@ -74,8 +84,7 @@ export class InboundEventRunner {
       const self = await this.events.findForUpdate(claimed.id);
       return self && self.status === 'PROCESSING' ? self : null;
     }
-    await this.events.lockSender(claimed.channelId, claimed.senderKey);
-    return this.events.findSenderNext(claimed.channelId, claimed.senderKey, claimed.seq);
+    return this.events.lockSenderAndFindNext(claimed.channelId, claimed.senderKey, claimed.seq);
   }
 
   private async recordFailure(event: InboundEvent, error: unknown): Promise<void> {
