@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './core/config/app-config';
-import { compiledEmbeddedEngine } from './core/database/embedded-engine';
+import { EmbeddedPostgres } from './core/database/embedded-postgres';
 
 /*
- * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
- * starts compiling on background threads first, then the application's modules load (serve.ts) while
- * it compiles (issue 16 item 6).
+ * Only the configuration is loaded before main() runs: on the embedded engine, PGlite starts in its
+ * worker thread first (embedded-postgres.ts), then the application's modules load (serve.ts) on this
+ * thread while it boots on the other core (issue 16 item 6).
  */
 async function main(): Promise<void> {
   // A `.env` file in the working directory is read first; variables already set win.
@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (!config.db.url) void compiledEmbeddedEngine();
+  // The embedded engine starts in its worker thread (or its WebAssembly compiles) while serve.ts loads.
+  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir);
   const { serve } = await import('./serve.js');
   await serve(config);
 }
