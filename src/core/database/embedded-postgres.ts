@@ -133,7 +133,9 @@ export class EmbeddedPostgres {
       const credential = `sis-${randomBytes(18).toString('hex')}`;
       const pgdata = join(dataDir, 'pgdata');
       const file = engineWorkerFile();
-      const engine = file ? await engineInWorker(file, pgdata, credential) : await engineInThisThread(pgdata, credential);
+      const engine = file
+        ? await engineInWorker(file, pgdata, credential)
+        : await engineInThisThread(pgdata, credential);
       // Since issue 9 item 8 no URL file is written: nothing outside this process can connect.
       rmSync(join(dataDir, 'db-url'), { force: true });
       const url = `postgres://postgres@127.0.0.1:${engine.port}/postgres?application_name=${credential}`;
