@@ -218,7 +218,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
   // The data directory itself: the embedded engine starts in its worker thread (or its WebAssembly
   // compiles) while the command's modules load.
-  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir);
+  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir, { ownThread: true });
   const { runCommandDirect } = await import('./cli-direct.js');
   return runCommandDirect(config, request);
 }

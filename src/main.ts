@@ -4,9 +4,9 @@ import { ConfigError, loadConfig } from './core/config/app-config';
 import { EmbeddedPostgres } from './core/database/embedded-postgres';
 
 /*
- * Only the configuration is loaded before main() runs: on the embedded engine, PGlite starts in its
- * worker thread first (embedded-postgres.ts), then the application's modules load (serve.ts) on this
- * thread while it boots on the other core (issue 16 item 6).
+ * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
+ * starts compiling on background threads first, then the application's modules load (serve.ts) while
+ * it compiles (issue 16 item 6).
  */
 async function main(): Promise<void> {
   // A `.env` file in the working directory is read first; variables already set win.
@@ -24,8 +24,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // The embedded engine starts in its worker thread (or its WebAssembly compiles) while serve.ts loads.
-  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir);
+  // The embedded engine's WebAssembly compiles while serve.ts loads (the engine then runs in this thread).
+  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir, { ownThread: false });
   const { serve } = await import('./serve.js');
   await serve(config);
 }

@@ -35,10 +35,10 @@ function messageType(message: unknown): string | undefined {
 }
 
 /**
- * PGlite and its wire server in a worker thread (issue 16 item 6): the engine starts (WebAssembly
- * compile, PGlite's start, ~0.35 s of CPU) on the second core while the main thread loads the
- * application's modules, and its statements run beside the main thread's HTTP, JSON and validation
- * work instead of between them. The main thread keeps the lock and talks to it over loopback TCP as before.
+ * PGlite and its wire server in a worker thread (issue 16 item 6, the CLI): the engine starts
+ * (WebAssembly compile, PGlite's start, ~0.35 s of CPU) on the second core while the main thread
+ * loads the command's modules. The main thread keeps the lock and talks to it over loopback TCP as
+ * in-process.
  */
 function engineInWorker(file: string, pgdata: string, credential: string): Promise<EmbeddedEngineServer> {
   const worker = new Worker(file, { workerData: { pgdata, credential } });
@@ -103,16 +103,19 @@ export class EmbeddedPostgres {
   ) {}
 
   /**
-   * Starts the engine now, before the caller loads the application's modules: in its worker thread
-   * it boots on the other core meanwhile; `start(dataDir)` later takes it over (and reports any
-   * failure, e.g. DataDirLockedError, there). Without a worker file only the WebAssembly compile is started early.
+   * Begins the start before the caller loads the application's modules; `start(dataDir)` later takes
+   * it over (and reports any failure, e.g. DataDirLockedError, there). With `ownThread` (the CLI) the
+   * engine boots in its worker thread on the other core meanwhile; otherwise (the service) only its
+   * WebAssembly is compiled early and the engine later runs in the calling thread: a worker thread
+   * costs the service 40–80 MB of resident memory during a CSV import (docs/performance.md,
+   * session 21), and the service's memory is a target while its restart is within its own.
    */
-  static startEarly(dataDir: string): void {
-    if (!engineWorkerFile()) {
+  static startEarly(dataDir: string, { ownThread }: { ownThread: boolean }): void {
+    if (!ownThread || !engineWorkerFile()) {
       void compiledEmbeddedEngine();
       return;
     }
-    const started = EmbeddedPostgres.launch(dataDir);
+    const started = EmbeddedPostgres.launch(dataDir, true);
     started.catch(() => undefined); // reported when start() takes it over
     early = { dataDir, started };
   }
@@ -123,16 +126,16 @@ export class EmbeddedPostgres {
       early = null;
       return started;
     }
-    return EmbeddedPostgres.launch(dataDir);
+    return EmbeddedPostgres.launch(dataDir, false);
   }
 
-  private static async launch(dataDir: string): Promise<EmbeddedPostgres> {
+  private static async launch(dataDir: string, ownThread: boolean): Promise<EmbeddedPostgres> {
     mkdirSync(dataDir, { recursive: true });
     lockDataDir(dataDir);
     try {
       const credential = `sis-${randomBytes(18).toString('hex')}`;
       const pgdata = join(dataDir, 'pgdata');
-      const file = engineWorkerFile();
+      const file = ownThread ? engineWorkerFile() : null;
       const engine = file
         ? await engineInWorker(file, pgdata, credential)
         : await engineInThisThread(pgdata, credential);
