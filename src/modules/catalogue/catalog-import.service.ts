@@ -180,43 +180,25 @@ export class CatalogImportService {
     let totalRows = 0;
     const report = (row: number, message: string): void => {
       errorCount++;
-      // The first rows by number are listed, whichever batch found them (a batch's rows without a
-      // name are reported when it is saved, after the next batch's cell errors were read).
+      // The first rows by number are listed, whichever check found them (a batch's rows without a
+      // name are reported when it is saved, after the cell errors of its own rows were read).
       errors.push({ row, message });
       if (errors.length >= 2 * IMPORT_LIMITS.maxReportedErrors) keepFirst(errors, IMPORT_LIMITS.maxReportedErrors);
     };
     let batch: ImportRow[] = [];
     let keys = new Set<string>();
-    // The batch being saved while the next one is read and built (the database works in another
-    // thread or process meanwhile): settled with its error, if any, so a failure is never unhandled.
-    let saving: Promise<{ error: unknown } | null> | null = null;
-    const saved = async (): Promise<void> => {
-      const outcome = await saving;
-      saving = null;
-      if (outcome) throw outcome.error;
-    };
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return;
       const rows = batch;
       batch = [];
       keys = new Set();
-      // The previous batch is committed before this one starts: this one may match the items it created.
-      await saved();
-      saving = this.tx
-        .run(async () => {
-          await this.system.deferSearchIndexing();
-          return this.items.importBatch(rows);
-        })
-        .then(
-          (outcome) => {
-            created += outcome.created;
-            updated += outcome.updated;
-            for (const row of outcome.namelessRows)
-              report(row, 'matches no product and has no name to create one with');
-            return null;
-          },
-          (error: unknown) => ({ error }),
-        );
+      const outcome = await this.tx.run(async () => {
+        await this.system.deferSearchIndexing();
+        return this.items.importBatch(rows);
+      });
+      created += outcome.created;
+      updated += outcome.updated;
+      for (const row of outcome.namelessRows) report(row, 'matches no product and has no name to create one with');
     };
     try {
       for await (const record of this.dataRecords(stored, delimiter)) {
@@ -232,9 +214,7 @@ export class CatalogImportService {
         for (const key of rowKeys) keys.add(key);
       }
       await flush();
-      await saved();
     } catch (error) {
-      await saving; // a batch still in flight ends (or fails) before the merge
       // The rows saved before the failure stay saved: they are merged too (a merge error would hide the cause).
       await this.system.mergeSearchIndexPendingList().catch(() => undefined);
       throw error;
