@@ -3,7 +3,7 @@ import { AdminClient, type AdminResponse, adminSocketPath } from 'src/core/admin
 import { ROLES, type Role } from 'src/core/auth/roles';
 import { PLANS, type WorkspacePlanName, loadConfig } from 'src/core/config/app-config';
 import { dataDirOwner } from 'src/core/database/data-dir-lock';
-import { compiledEmbeddedEngine } from 'src/core/database/embedded-engine';
+import { EmbeddedPostgres } from 'src/core/database/embedded-postgres';
 
 /*
  * The CLI's front half: argument parsing and the choice of path. It loads neither Nest nor PGlite,
@@ -216,8 +216,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       }
     }
   }
-  // The data directory itself: PGlite's WebAssembly compiles while the command's modules load.
-  if (!config.db.url) void compiledEmbeddedEngine();
+  // The data directory itself: the embedded engine starts in its worker thread (or its WebAssembly
+  // compiles) while the command's modules load.
+  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir, { ownThread: true });
   const { runCommandDirect } = await import('./cli-direct.js');
   return runCommandDirect(config, request);
 }

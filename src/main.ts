@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './core/config/app-config';
-import { compiledEmbeddedEngine } from './core/database/embedded-engine';
+import { EmbeddedPostgres } from './core/database/embedded-postgres';
 
 /*
  * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  if (!config.db.url) void compiledEmbeddedEngine();
+  // The embedded engine's WebAssembly compiles while serve.ts loads (the engine then runs in this thread).
+  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir, { ownThread: false });
   const { serve } = await import('./serve.js');
   await serve(config);
 }

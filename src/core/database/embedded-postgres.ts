@@ -1,13 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
-import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { lockDataDir, unlockDataDir } from './data-dir-lock';
 import { compiledEmbeddedEngine } from './embedded-engine';
+import type { EmbeddedEngineServer } from './embedded-server';
 
 export { DataDirLockedError, dataDirOwner } from './data-dir-lock';
 
@@ -20,20 +17,75 @@ export { DataDirLockedError, dataDirOwner } from './data-dir-lock';
  */
 export const EMBEDDED_POOL_SIZE = 1;
 
-/** Why any other database client is refused (psql, a second `pg` client, another process). */
-export const EMBEDDED_REFUSAL =
-  'the embedded database is in use by the running service and accepts no other client; ' +
-  'use `npm run cli` (it talks to the service through DATA_DIR/admin.sock), ' +
-  '`npm run cli -- db:query --sql "SELECT ..."` to inspect data, or stop the service first';
+/**
+ * The compiled worker entry (dist/…/embedded-worker.js), or null where there is none: Jest runs the
+ * TypeScript sources as ES modules (no `require`), and a worker thread cannot load them; the engine
+ * then runs in the calling thread, the same code (embedded-server.ts).
+ */
+function engineWorkerFile(): string | null {
+  if (typeof require !== 'function' || typeof __dirname !== 'string') return null;
+  const file = join(__dirname, 'embedded-worker.js');
+  return existsSync(file) ? file : null;
+}
+
+function messageType(message: unknown): string | undefined {
+  return typeof message === 'object' && message !== null && 'type' in message && typeof message.type === 'string'
+    ? message.type
+    : undefined;
+}
 
 /**
- * Settings on top of PGlite's own start parameters. `shared_buffers`: PostgreSQL's default 128 MB
- * lives inside the service process on this engine and is touched as soon as PGlite starts (measured:
- * 285 MB resident right after start with 128 MB, 187 MB with 32 MB, and 0.5 s less CPU to start).
- * Pages that do not fit are read back from the operating system's file cache: a 30,000-row
- * import costs no more CPU with 32 MB (docs/performance.md, "Embedded write path").
+ * PGlite and its wire server in a worker thread (issue 16 item 6, the CLI): the engine starts
+ * (WebAssembly compile, PGlite's start, ~0.35 s of CPU) on the second core while the main thread
+ * loads the command's modules. The main thread keeps the lock and talks to it over loopback TCP as
+ * in-process.
  */
-export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers=32MB'];
+function engineInWorker(file: string, pgdata: string, credential: string): Promise<EmbeddedEngineServer> {
+  const worker = new Worker(file, { workerData: { pgdata, credential } });
+  return new Promise((resolve, reject) => {
+    const early = (error: Error): void => reject(error);
+    const exited = (code: number): void =>
+      reject(new Error(`the embedded database's thread ended (exit code ${code}) before it was ready`));
+    worker.once('error', early);
+    worker.once('exit', exited);
+    worker.on('message', (message: unknown) => {
+      const type = messageType(message);
+      if (type !== 'ready' && type !== 'failed') return;
+      worker.off('error', early);
+      worker.off('exit', exited);
+      if (type === 'failed') {
+        const text = typeof message === 'object' && message !== null && 'message' in message ? message.message : '';
+        void worker.terminate();
+        reject(new Error(`The embedded database did not start: ${String(text)}`));
+        return;
+      }
+      const port = typeof message === 'object' && message !== null && 'port' in message ? Number(message.port) : NaN;
+      // A failure of the engine's thread later is a failure of the service, as it would be in-process.
+      worker.on('error', (error) =>
+        process.nextTick(() => {
+          throw error;
+        }),
+      );
+      let ended = false;
+      const gone = new Promise<void>((done) => worker.once('exit', () => ((ended = true), done())));
+      resolve({
+        port,
+        close: async () => {
+          if (!ended) worker.postMessage({ type: 'stop' });
+          await gone;
+        },
+      });
+    });
+  });
+}
+
+async function engineInThisThread(pgdata: string, credential: string): Promise<EmbeddedEngineServer> {
+  const { serveEmbeddedEngine } = await import('./embedded-server.js');
+  return serveEmbeddedEngine(pgdata, credential);
+}
+
+/** A start begun early (main.ts, the CLI) and taken over by the DatabaseRuntime that opens the same directory. */
+let early: { readonly dataDir: string; readonly started: Promise<EmbeddedPostgres> } | null = null;
 
 /**
  * Embedded PostgreSQL: PGlite persisted in DATA_DIR/pgdata, served on a loopback port to the
@@ -45,31 +97,52 @@ export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers=32MB'];
 export class EmbeddedPostgres {
   private constructor(
     private readonly dataDir: string,
-    private readonly db: PGlite,
-    private readonly server: EmbeddedWireServer,
+    private readonly engine: EmbeddedEngineServer,
     /** The pool's URL, with the per-start credential: never log it or write it to disk. */
     readonly url: string,
   ) {}
 
-  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+  /**
+   * Begins the start before the caller loads the application's modules; `start(dataDir)` later takes
+   * it over (and reports any failure, e.g. DataDirLockedError, there). With `ownThread` (the CLI) the
+   * engine boots in its worker thread on the other core meanwhile; otherwise (the service) only its
+   * WebAssembly is compiled early and the engine later runs in the calling thread: a worker thread
+   * costs the service 40–80 MB of resident memory during a CSV import (docs/performance.md,
+   * session 21), and the service's memory is a target while its restart is within its own.
+   */
+  static startEarly(dataDir: string, { ownThread }: { ownThread: boolean }): void {
+    if (!ownThread || !engineWorkerFile()) {
+      void compiledEmbeddedEngine();
+      return;
+    }
+    const started = EmbeddedPostgres.launch(dataDir, true);
+    started.catch(() => undefined); // reported when start() takes it over
+    early = { dataDir, started };
+  }
+
+  static start(dataDir: string): Promise<EmbeddedPostgres> {
+    if (early?.dataDir === dataDir) {
+      const { started } = early;
+      early = null;
+      return started;
+    }
+    return EmbeddedPostgres.launch(dataDir, false);
+  }
+
+  private static async launch(dataDir: string, ownThread: boolean): Promise<EmbeddedPostgres> {
     mkdirSync(dataDir, { recursive: true });
     lockDataDir(dataDir);
     try {
-      // The contrib extensions the migrations create (trigram search, accent folding, fuzzy matching).
-      const db = await PGlite.create({
-        dataDir: join(dataDir, 'pgdata'),
-        extensions: { pg_trgm, unaccent, fuzzystrmatch },
-        // Compiled while the application's modules loaded (main.ts, the CLI), or now.
-        pgliteWasmModule: await compiledEmbeddedEngine(),
-        startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
-      });
       const credential = `sis-${randomBytes(18).toString('hex')}`;
-      const server = new EmbeddedWireServer(db, credential);
-      const port = await server.listen();
+      const pgdata = join(dataDir, 'pgdata');
+      const file = ownThread ? engineWorkerFile() : null;
+      const engine = file
+        ? await engineInWorker(file, pgdata, credential)
+        : await engineInThisThread(pgdata, credential);
       // Since issue 9 item 8 no URL file is written: nothing outside this process can connect.
       rmSync(join(dataDir, 'db-url'), { force: true });
-      const url = `postgres://postgres@127.0.0.1:${port}/postgres?application_name=${credential}`;
-      return new EmbeddedPostgres(dataDir, db, server, url);
+      const url = `postgres://postgres@127.0.0.1:${engine.port}/postgres?application_name=${credential}`;
+      return new EmbeddedPostgres(dataDir, engine, url);
     } catch (error) {
       unlockDataDir(dataDir);
       throw error;
@@ -78,230 +151,11 @@ export class EmbeddedPostgres {
 
   /** The loopback address the server listens on (tests prove another client is refused there). */
   get address(): { host: string; port: number } {
-    return { host: '127.0.0.1', port: this.server.port };
+    return { host: '127.0.0.1', port: this.engine.port };
   }
 
   async stop(): Promise<void> {
-    await this.server.close();
-    await this.db.close();
+    await this.engine.close();
     unlockDataDir(this.dataDir);
-  }
-}
-
-const SSL_REQUEST = 80877103;
-const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
-const PROTOCOL_3 = 196608;
-
-/** A FATAL ErrorResponse (SQLSTATE 28000) carrying `message`. */
-function fatalError(message: string): Buffer {
-  const fields = Buffer.concat(
-    [
-      ['S', 'FATAL'],
-      ['V', 'FATAL'],
-      ['C', '28000'],
-      ['M', message],
-    ].map(([code, value]) => Buffer.concat([Buffer.from(code!), Buffer.from(value!, 'utf8'), Buffer.from([0])])),
-  );
-  const header = Buffer.alloc(5);
-  header.write('E', 0);
-  header.writeInt32BE(fields.length + 1 + 4, 1);
-  return Buffer.concat([header, fields, Buffer.from([0])]);
-}
-
-/** The key/value parameters of a StartupMessage (after its length and protocol version). */
-function startupParameters(message: Buffer): Map<string, string> {
-  const parts = message.subarray(8).toString('utf8').split('\0');
-  const params = new Map<string, string>();
-  for (let i = 0; i + 1 < parts.length && parts[i]; i += 2) params.set(parts[i]!, parts[i + 1]!);
-  return params;
-}
-
-function sameSecret(a: string | undefined, b: string): boolean {
-  if (a === undefined) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** A Sync message: ends an extended-protocol cycle a vanished client left open. */
-const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
-/** ReadyForQuery with status Idle (`Z`, length 5, `I`): the session is free for another connection. */
-const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
-
-interface Connection {
-  readonly socket: Socket;
-  /** Complete frontend messages not yet executed. */
-  readonly pending: Uint8Array[];
-  /** The last bytes PGlite answered to this connection's latest message. */
-  tail: Buffer;
-  closed: boolean;
-}
-
-/**
- * The PostgreSQL wire protocol in front of PGlite (replaces pglite-socket's server, which accepts
- * any client). The StartupMessage is checked first; then every complete frontend message goes to
- * `execProtocolRawStream`, one at a time under PGlite's exclusive lock.
- *
- * PGlite has ONE session, so connections take turns by protocol cycle, not by message: the
- * connection being served keeps the session until PGlite answers ReadyForQuery with status Idle
- * (end of a simple query, of an extended-protocol cycle at Sync, of a COPY, outside a transaction).
- * Another connection's messages wait meanwhile, so no statement, portal or transaction is ever
- * shared (pglite-socket interleaved messages: `portal "" does not exist`, answers to the wrong query).
- */
-class EmbeddedWireServer {
-  private readonly server: Server;
-  private readonly connections = new Set<Connection>();
-  /** Connections with messages waiting for the session, in arrival order. */
-  private readonly waiting: Connection[] = [];
-  /** The connection the session belongs to until it is idle again. */
-  private holder: Connection | null = null;
-  private pumping: Promise<void> | null = null;
-  port = 0;
-
-  constructor(
-    private readonly db: PGlite,
-    private readonly credential: string,
-  ) {
-    this.server = createServer((socket) => this.accept(socket));
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.port = (this.server.address() as AddressInfo).port;
-    return this.port;
-  }
-
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const connection of this.connections) connection.socket.destroy();
-    await closed;
-    await this.pumping;
-  }
-
-  private accept(socket: Socket): void {
-    socket.setNoDelay(true);
-    const connection: Connection = { socket, pending: [], tail: Buffer.alloc(0), closed: false };
-    this.connections.add(connection);
-    let buffer: Buffer = Buffer.alloc(0);
-    let started = false;
-    let refused = false;
-    socket.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
-      for (;;) {
-        if (!started) {
-          if (buffer.length < 8) return;
-          const length = buffer.readInt32BE(0);
-          const code = buffer.readInt32BE(4);
-          if (length === 8 && (code === SSL_REQUEST || code === GSSENC_REQUEST)) {
-            socket.write('N');
-            buffer = buffer.subarray(8);
-            continue;
-          }
-          if (length === 16 && code === CANCEL_REQUEST) {
-            socket.end();
-            refused = true;
-            return;
-          }
-          if (buffer.length < length) return;
-          const message = buffer.subarray(0, length);
-          buffer = buffer.subarray(length);
-          if (code !== PROTOCOL_3 || !sameSecret(startupParameters(message).get('application_name'), this.credential)) {
-            refused = true;
-            socket.end(fatalError(EMBEDDED_REFUSAL));
-            return;
-          }
-          started = true;
-          this.enqueue(connection, Buffer.from(message));
-          continue;
-        }
-        if (buffer.length < 5) return;
-        const length = 1 + buffer.readInt32BE(1);
-        if (buffer.length < length) return;
-        this.enqueue(connection, Buffer.from(buffer.subarray(0, length)));
-        buffer = buffer.subarray(length);
-      }
-    });
-    socket.on('error', () => socket.destroy());
-    socket.on('close', () => {
-      refused = true;
-      connection.closed = true;
-      connection.pending.length = 0;
-      this.connections.delete(connection);
-      const at = this.waiting.indexOf(connection);
-      if (at >= 0) this.waiting.splice(at, 1);
-      this.pump();
-    });
-  }
-
-  private enqueue(connection: Connection, message: Uint8Array): void {
-    connection.pending.push(message);
-    if (connection !== this.holder && !this.waiting.includes(connection)) this.waiting.push(connection);
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.pumping) return;
-    this.pumping = this.serve().finally(() => {
-      this.pumping = null;
-      // Messages that arrived while the last one finished.
-      if ((this.holder && (this.holder.pending.length || this.holder.closed)) || (!this.holder && this.waiting.length))
-        this.pump();
-    });
-  }
-
-  private async serve(): Promise<void> {
-    for (;;) {
-      let connection = this.holder;
-      if (connection?.closed) {
-        await this.abandon();
-        continue;
-      }
-      if (connection && !connection.pending.length) return; // mid-cycle: wait for its next message
-      if (!connection) {
-        connection = this.waiting.shift() ?? null;
-        if (!connection) return;
-        if (connection.closed || !connection.pending.length) continue;
-        this.holder = connection;
-      }
-      await this.execute(connection, connection.pending.shift()!);
-      if (!connection.closed && connection.tail.equals(READY_IDLE)) {
-        this.holder = null;
-        if (connection.pending.length) this.waiting.push(connection);
-      }
-    }
-  }
-
-  private async execute(connection: Connection, message: Uint8Array): Promise<void> {
-    connection.tail = Buffer.alloc(0);
-    try {
-      await this.db.runExclusive(() =>
-        this.db.execProtocolRawStream(message, {
-          onRawData: (data) => {
-            if (!data.length) return;
-            const bytes = Buffer.from(data);
-            connection.tail = Buffer.concat([connection.tail, bytes]).subarray(-READY_IDLE.length);
-            if (connection.socket.writable) connection.socket.write(bytes);
-          },
-        }),
-      );
-    } catch {
-      connection.socket.destroy();
-    }
-  }
-
-  /** The holder vanished mid-cycle or mid-transaction: end its cycle and roll back before the next connection. */
-  private async abandon(): Promise<void> {
-    this.holder = null;
-    try {
-      await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC, { onRawData: () => undefined }));
-      if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
-    } catch {
-      // Nothing to recover: the next connection starts a new cycle anyway.
-    }
   }
 }

@@ -66,6 +66,12 @@ function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Sorts row errors by row and keeps the first `max`. */
+function keepFirst(errors: ImportRowError[], max: number): void {
+  errors.sort((a, b) => a.row - b.row);
+  if (errors.length > max) errors.length = max;
+}
+
 /**
  * CSV import (DESIGN §12): upload → preview (nothing saved) → optional re-mapping → commit. The file
  * and the mapping live in the database between the steps, so any instance can commit.
@@ -174,7 +180,10 @@ export class CatalogImportService {
     let totalRows = 0;
     const report = (row: number, message: string): void => {
       errorCount++;
-      if (errors.length < IMPORT_LIMITS.maxReportedErrors) errors.push({ row, message });
+      // The first rows by number are listed, whichever check found them (a batch's rows without a
+      // name are reported when it is saved, after the cell errors of its own rows were read).
+      errors.push({ row, message });
+      if (errors.length >= 2 * IMPORT_LIMITS.maxReportedErrors) keepFirst(errors, IMPORT_LIMITS.maxReportedErrors);
     };
     let batch: ImportRow[] = [];
     let keys = new Set<string>();
@@ -211,7 +220,7 @@ export class CatalogImportService {
       throw error;
     }
     await this.system.mergeSearchIndexPendingList();
-    errors.sort((a, b) => a.row - b.row);
+    keepFirst(errors, IMPORT_LIMITS.maxReportedErrors);
     return { totalRows, created, updated, errorCount, errors };
   }
 

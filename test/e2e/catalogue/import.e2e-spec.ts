@@ -201,6 +201,54 @@ describe('catalogue CSV import', () => {
     });
   });
 
+  it('a later batch matches what an earlier batch of the same commit created; the first 1,000 problems by row are listed', async () => {
+    const admin = await signupWorkspace(t);
+    // Batches of 1,000 rows (docs/catalogue.md). Rows 2-1001 create SKU-1..SKU-1000. Rows 1002-3001 (the next
+    // batches) repeat SKU-1..SKU-1000 with a new price: matched by SKU, so updated, never created twice. Every
+    // row of those batches with an even number has a bad stock cell, every row divisible by 3 has no name and
+    // a SKU nothing has (nameless: reported when its batch is saved).
+    const lines = ['sku,name,price,stock'];
+    for (let i = 1; i <= 1000; i++) lines.push(`SKU-${i},Item ${i},10,1`);
+    const badStock: number[] = [];
+    const nameless: number[] = [];
+    let updates = 0;
+    for (let i = 1; i <= 2000; i++) {
+      const row = 1001 + i; // header = 1, first product = 2
+      if (row % 2 === 0) {
+        badStock.push(row);
+        lines.push(`SKU-${((i - 1) % 1000) + 1},Item,20,lots`);
+      } else if (row % 3 === 0) {
+        nameless.push(row);
+        lines.push(`NEW-${i},,20,1`);
+      } else {
+        updates++;
+        lines.push(`SKU-${((i - 1) % 1000) + 1},,${20 + i},2`);
+      }
+    }
+    const preview = await upload(admin, `${lines.join('\n')}\n`);
+    const commit = await t.http
+      .post(`/catalog/import/${preview.importId}/commit`)
+      .set(admin.headers)
+      .send({})
+      .expect(200);
+    const problems = [...badStock, ...nameless].sort((a, b) => a - b);
+    expect(commit.body).toMatchObject({
+      totalRows: 3000,
+      created: 1000,
+      updated: updates,
+      errorCount: problems.length,
+    });
+    const listed = commit.body.errors as { row: number; message: string }[];
+    expect(listed.map((e) => e.row)).toEqual(problems.slice(0, 1000));
+    expect(listed.find((e) => e.row === nameless[0])?.message).toMatch(/no name/);
+    const dataSource = t.app.get(DataSource);
+    const [count] = await dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM catalog_items WHERE workspace_id = $1`,
+      [admin.workspaceId],
+    );
+    expect(count!.n).toBe(1000);
+  });
+
   it('a commit of several batches is searchable as soon as it answers (search index merged in bulk)', async () => {
     const admin = await signupWorkspace(t);
     // 2,500 rows: three write batches of at most 1,000 (docs/catalogue.md). Every 7th row is "Walnut".

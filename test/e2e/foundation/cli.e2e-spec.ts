@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn } from 'node:child_process';
 import { UsageError, runCli } from 'src/cli-commands';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { loginAdmin, login } from '../../utils/sessions';
@@ -77,6 +78,42 @@ describe('command line', () => {
     const late = await login(again, 'late@acme.test', 'password-3', admin.workspaceId);
     expect((await again.http.get('/permissions/me').set(late.headers).expect(200)).body.role).toBe('SUPERVISOR');
   });
+
+  it('runs from the compiled code on a stopped data directory (the embedded engine in its worker thread)', async () => {
+    // dist/ is what `npm run cli` runs; only there does the engine get its own thread (embedded-worker.js).
+    execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { stdio: 'ignore' });
+    const t = await createTestApp();
+    const admin = await loginAdmin(t);
+    await t.close({ keepData: true });
+    const child = spawn(
+      process.execPath,
+      [
+        'dist/src/cli.js',
+        'workspace:create',
+        '--name',
+        'Compiled',
+        '--email',
+        'compiled@acme.test',
+        '--password',
+        'password-4',
+      ],
+      { env: { PATH: process.env.PATH ?? '', ...cliEnv(t) }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    const created = JSON.parse(out) as { workspaceId: string; name: string; adminEmail: string };
+    expect(created).toMatchObject({ name: 'Compiled', adminEmail: 'compiled@acme.test' });
+    // The CLI released the directory (its lock and the engine's checkpoint): the service opens it and sees the workspace.
+    const again = await createTestApp({ reuse: { dataDir: t.dataDir, databaseUrl: t.config.db.url ?? undefined } });
+    apps.push(again);
+    const owner = await login(again, 'compiled@acme.test', 'password-4', created.workspaceId);
+    expect((await again.http.get('/workspace').set(owner.headers).expect(200)).body.name).toBe('Compiled');
+    expect(admin.workspaceId).not.toBe(created.workspaceId);
+  }, 600_000);
 
   it('refuses bad arguments before touching the database, and unknown workspaces', async () => {
     const t = await createTestApp();

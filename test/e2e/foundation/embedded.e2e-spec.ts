@@ -37,6 +37,21 @@ describe('database runtime', () => {
     expect(workspaces[0]!.count).toBe('1');
   });
 
+  it('carries statements and answers of several megabytes whole, in both directions', async () => {
+    const t = await createTestApp();
+    open.push(t);
+    // 6 MB of text: on the embedded engine it reaches the wire server in many socket chunks.
+    const text = Array.from({ length: 60_000 }, (_, i) => `row ${String(i).padStart(6, '0')} `.repeat(10)).join('');
+    const rows: { length: number; tail: string; echo: string }[] = await t.app
+      .get(DataSource)
+      .query(`SELECT length($1::text) AS length, right($1::text, 11) AS tail, $1::text AS echo`, [text]);
+    expect(rows[0]!.length).toBe(text.length);
+    expect(rows[0]!.tail).toBe('row 059999 ');
+    expect(rows[0]!.echo === text).toBe(true);
+    // The session is still in step afterwards (no message was cut or merged).
+    expect(await t.app.get(DataSource).query(`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+  });
+
   it('serves requests while transactions are open, without deadlocking', async () => {
     const t = await createTestApp();
     open.push(t);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { MIGRATIONS } from '../../../migrations';
+import { runMigrationsLocked, schemaIsCurrent } from 'src/core/database/data-source.factory';
 
 describe('migrations and entities', () => {
   let t: TestApp;
@@ -64,5 +65,41 @@ describe('migrations and entities', () => {
     expect(left).toEqual([]);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     expect(applied).toHaveLength(MIGRATIONS.length);
+  });
+});
+
+describe('migrations at start: the current-schema check', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('recognises a fully migrated schema, and applies a migration that is missing', async () => {
+    const dataSource = t.app.get(DataSource);
+    expect(await schemaIsCurrent(dataSource)).toBe(true);
+    expect(await runMigrationsLocked(dataSource)).toEqual([]);
+
+    // The newest migration reverted: the schema is no longer current, and the start-up path applies it again.
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    expect(await schemaIsCurrent(dataSource)).toBe(false);
+    const newest = [...MIGRATIONS]
+      .map((m) => m.name)
+      .sort((a, b) => Number(a.slice(-13)) - Number(b.slice(-13)))
+      .at(-1);
+    expect(await runMigrationsLocked(dataSource)).toEqual([newest]);
+    expect(await schemaIsCurrent(dataSource)).toBe(true);
+  });
+
+  it('is not current before the migrations table exists', async () => {
+    const dataSource = t.app.get(DataSource);
+    await dataSource.query('ALTER TABLE migrations RENAME TO migrations_aside');
+    try {
+      expect(await schemaIsCurrent(dataSource)).toBe(false);
+    } finally {
+      await dataSource.query('ALTER TABLE migrations_aside RENAME TO migrations');
+    }
   });
 });

@@ -1,0 +1,299 @@
+import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { timingSafeEqual } from 'node:crypto';
+import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
+import { compiledEmbeddedEngine } from './embedded-engine';
+
+/**
+ * The embedded engine itself: PGlite and the wire protocol in front of it. Runs in the thread that
+ * serves it — a worker thread of the service or CLI (embedded-worker.ts), or the calling thread where
+ * no compiled worker file exists (tests) — and never touches the data directory's lock
+ * (embedded-postgres.ts holds it in the main thread).
+ */
+
+/** Why any other database client is refused (psql, a second `pg` client, another process). */
+export const EMBEDDED_REFUSAL =
+  'the embedded database is in use by the running service and accepts no other client; ' +
+  'use `npm run cli` (it talks to the service through DATA_DIR/admin.sock), ' +
+  '`npm run cli -- db:query --sql "SELECT ..."` to inspect data, or stop the service first';
+
+/**
+ * Settings on top of PGlite's own start parameters. `shared_buffers`: PostgreSQL's default 128 MB
+ * lives inside the service process on this engine and is touched as soon as PGlite starts (measured:
+ * 285 MB resident right after start with 128 MB, 187 MB with 32 MB, and 0.5 s less CPU to start).
+ * Pages that do not fit are read back from the operating system's file cache: a 30,000-row
+ * import costs no more CPU with 32 MB (docs/performance.md, "Embedded write path").
+ */
+export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers=32MB'];
+
+/** A running engine: the loopback port of its wire server, and how to stop both. */
+export interface EmbeddedEngineServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Opens PGlite on `pgdata` and serves it on a loopback port to clients that present `credential`. */
+export async function serveEmbeddedEngine(pgdata: string, credential: string): Promise<EmbeddedEngineServer> {
+  // The contrib extensions the migrations create (trigram search, accent folding, fuzzy matching).
+  const db = await PGlite.create({
+    dataDir: pgdata,
+    extensions: { pg_trgm, unaccent, fuzzystrmatch },
+    // Compiled while the application's modules loaded (main.ts, the CLI), or now.
+    pgliteWasmModule: await compiledEmbeddedEngine(),
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
+  });
+  const server = new EmbeddedWireServer(db, credential);
+  let port: number;
+  try {
+    port = await server.listen();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return {
+    port,
+    close: async () => {
+      await server.close();
+      await db.close();
+    },
+  };
+}
+
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+const PROTOCOL_3 = 196608;
+
+/** A FATAL ErrorResponse (SQLSTATE 28000) carrying `message`. */
+function fatalError(message: string): Buffer {
+  const fields = Buffer.concat(
+    [
+      ['S', 'FATAL'],
+      ['V', 'FATAL'],
+      ['C', '28000'],
+      ['M', message],
+    ].map(([code, value]) => Buffer.concat([Buffer.from(code!), Buffer.from(value!, 'utf8'), Buffer.from([0])])),
+  );
+  const header = Buffer.alloc(5);
+  header.write('E', 0);
+  header.writeInt32BE(fields.length + 1 + 4, 1);
+  return Buffer.concat([header, fields, Buffer.from([0])]);
+}
+
+/** The key/value parameters of a StartupMessage (after its length and protocol version). */
+function startupParameters(message: Buffer): Map<string, string> {
+  const parts = message.subarray(8).toString('utf8').split('\0');
+  const params = new Map<string, string>();
+  for (let i = 0; i + 1 < parts.length && parts[i]; i += 2) params.set(parts[i]!, parts[i + 1]!);
+  return params;
+}
+
+function sameSecret(a: string | undefined, b: string): boolean {
+  if (a === undefined) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A Sync message: ends an extended-protocol cycle a vanished client left open. */
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+/** ReadyForQuery with status Idle (`Z`, length 5, `I`): the session is free for another connection. */
+const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+
+interface Connection {
+  readonly socket: Socket;
+  /** Complete frontend messages not yet executed. */
+  readonly pending: Uint8Array[];
+  /** The last bytes PGlite answered to this connection's latest message. */
+  tail: Buffer;
+  closed: boolean;
+}
+
+/**
+ * The PostgreSQL wire protocol in front of PGlite (replaces pglite-socket's server, which accepts
+ * any client). The StartupMessage is checked first; then every complete frontend message goes to
+ * `execProtocolRawStream`, one at a time under PGlite's exclusive lock.
+ *
+ * PGlite has ONE session, so connections take turns by protocol cycle, not by message: the
+ * connection being served keeps the session until PGlite answers ReadyForQuery with status Idle
+ * (end of a simple query, of an extended-protocol cycle at Sync, of a COPY, outside a transaction).
+ * Another connection's messages wait meanwhile, so no statement, portal or transaction is ever
+ * shared (pglite-socket interleaved messages: `portal "" does not exist`, answers to the wrong query).
+ */
+class EmbeddedWireServer {
+  private readonly server: Server;
+  private readonly connections = new Set<Connection>();
+  /** Connections with messages waiting for the session, in arrival order. */
+  private readonly waiting: Connection[] = [];
+  /** The connection the session belongs to until it is idle again. */
+  private holder: Connection | null = null;
+  private pumping: Promise<void> | null = null;
+  port = 0;
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly credential: string,
+  ) {
+    this.server = createServer((socket) => this.accept(socket));
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const connection of this.connections) connection.socket.destroy();
+    await closed;
+    await this.pumping;
+  }
+
+  private accept(socket: Socket): void {
+    socket.setNoDelay(true);
+    const connection: Connection = { socket, pending: [], tail: Buffer.alloc(0), closed: false };
+    this.connections.add(connection);
+    let buffer: Buffer = Buffer.alloc(0);
+    // Chunks of a message still incomplete: joined once it is whole (a 4 MB upload arrives in ~64 kB
+    // chunks; joining at every chunk copied it ~60 times over).
+    const parts: Buffer[] = [];
+    let partsLength = 0;
+    let needed = 0;
+    let started = false;
+    let refused = false;
+    socket.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      if (needed > 0 && buffer.length + partsLength + chunk.length < needed) {
+        parts.push(chunk);
+        partsLength += chunk.length;
+        return;
+      }
+      buffer = buffer.length || parts.length ? Buffer.concat([buffer, ...parts, chunk]) : chunk;
+      parts.length = 0;
+      partsLength = 0;
+      needed = 0;
+      for (;;) {
+        if (!started) {
+          if (buffer.length < 8) return;
+          const length = buffer.readInt32BE(0);
+          const code = buffer.readInt32BE(4);
+          if (length === 8 && (code === SSL_REQUEST || code === GSSENC_REQUEST)) {
+            socket.write('N');
+            buffer = buffer.subarray(8);
+            continue;
+          }
+          if (length === 16 && code === CANCEL_REQUEST) {
+            socket.end();
+            refused = true;
+            return;
+          }
+          if (buffer.length < length) {
+            needed = length;
+            return;
+          }
+          const message = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          if (code !== PROTOCOL_3 || !sameSecret(startupParameters(message).get('application_name'), this.credential)) {
+            refused = true;
+            socket.end(fatalError(EMBEDDED_REFUSAL));
+            return;
+          }
+          started = true;
+          this.enqueue(connection, Buffer.from(message));
+          continue;
+        }
+        if (buffer.length < 5) return;
+        const length = 1 + buffer.readInt32BE(1);
+        if (buffer.length < length) {
+          needed = length;
+          return;
+        }
+        this.enqueue(connection, Buffer.from(buffer.subarray(0, length)));
+        buffer = buffer.subarray(length);
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      refused = true;
+      connection.closed = true;
+      connection.pending.length = 0;
+      this.connections.delete(connection);
+      const at = this.waiting.indexOf(connection);
+      if (at >= 0) this.waiting.splice(at, 1);
+      this.pump();
+    });
+  }
+
+  private enqueue(connection: Connection, message: Uint8Array): void {
+    connection.pending.push(message);
+    if (connection !== this.holder && !this.waiting.includes(connection)) this.waiting.push(connection);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = this.serve().finally(() => {
+      this.pumping = null;
+      // Messages that arrived while the last one finished.
+      if ((this.holder && (this.holder.pending.length || this.holder.closed)) || (!this.holder && this.waiting.length))
+        this.pump();
+    });
+  }
+
+  private async serve(): Promise<void> {
+    for (;;) {
+      let connection = this.holder;
+      if (connection?.closed) {
+        await this.abandon();
+        continue;
+      }
+      if (connection && !connection.pending.length) return; // mid-cycle: wait for its next message
+      if (!connection) {
+        connection = this.waiting.shift() ?? null;
+        if (!connection) return;
+        if (connection.closed || !connection.pending.length) continue;
+        this.holder = connection;
+      }
+      await this.execute(connection, connection.pending.shift()!);
+      if (!connection.closed && connection.tail.equals(READY_IDLE)) {
+        this.holder = null;
+        if (connection.pending.length) this.waiting.push(connection);
+      }
+    }
+  }
+
+  private async execute(connection: Connection, message: Uint8Array): Promise<void> {
+    connection.tail = Buffer.alloc(0);
+    try {
+      await this.db.runExclusive(() =>
+        this.db.execProtocolRawStream(message, {
+          onRawData: (data) => {
+            if (!data.length) return;
+            const bytes = Buffer.from(data);
+            connection.tail = Buffer.concat([connection.tail, bytes]).subarray(-READY_IDLE.length);
+            if (connection.socket.writable) connection.socket.write(bytes);
+          },
+        }),
+      );
+    } catch {
+      connection.socket.destroy();
+    }
+  }
+
+  /** The holder vanished mid-cycle or mid-transaction: end its cycle and roll back before the next connection. */
+  private async abandon(): Promise<void> {
+    this.holder = null;
+    try {
+      await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC, { onRawData: () => undefined }));
+      if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+    } catch {
+      // Nothing to recover: the next connection starts a new cycle anyway.
+    }
+  }
+}
