@@ -33,17 +33,24 @@ export class InboundEventsService implements BeforeApplicationShutdown {
   private readonly toEnqueue: { id: string; workspaceId: string }[] = [];
   private enqueueTimer: NodeJS.Timeout | null = null;
   private readonly enqueueScope = new AsyncResource('InboundEnqueue');
-  // Foreground on the session: served before queued pipeline work on the embedded engine.
-  private readonly acks = new GroupCommit<ReceivedRow>((workspaceId, rows) =>
-    sessionPriority.foreground(() => runAsWorkspace(workspaceId, () => this.events.insertReceived(rows))),
-  );
+  private readonly acks: GroupCommit<ReceivedRow>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly events: InboundEventsRepository,
     private readonly channels: ChannelsService,
-  ) {}
+  ) {
+    // Foreground on the session: served before queued pipeline work on the embedded engine. On
+    // PostgreSQL with the acks' own pool, one INSERT in flight per connection of that pool.
+    const ownPool = config.db.url !== null && config.db.ackPoolSize > 0;
+    this.acks = new GroupCommit<ReceivedRow>(
+      (workspaceId, rows) =>
+        sessionPriority.foreground(() => runAsWorkspace(workspaceId, () => this.events.insertReceived(rows))),
+      100,
+      ownPool ? config.db.ackPoolSize : 2,
+    );
+  }
 
   /** Total attempts an event gets before it ends FAILED. */
   get maxAttempts(): number {
