@@ -5,14 +5,14 @@ import { DatabaseRuntime } from './core/database/database-runtime';
 import { WORKER_HEARTBEAT_FILE, WORKER_HEARTBEAT_INTERVAL_MS } from './core/health/heartbeat';
 import { startBanner } from './core/logging/start-banner';
 import { JobQueueService } from './core/queue/job-queue.service';
-import { type PriorityResult, lowerProcessPriority } from './core/runtime/process-priority';
+import { applyRolePriority } from './core/runtime/process-priority';
 import { createApp } from './create-app';
 
 /** Starts the service for a validated configuration (main.ts loads this module once the configuration is read). */
 export async function serve(config: AppConfig): Promise<void> {
   const started = Date.now();
   // Before the application starts its threads and connections: they inherit the main thread's priority.
-  const priority: PriorityResult | null = config.role === 'worker' ? lowerProcessPriority(config.workerNice) : null;
+  const priority = applyRolePriority(config);
   const app = await createApp(config);
   if (config.role === 'worker') {
     await app.init();
@@ -28,7 +28,7 @@ export async function serve(config: AppConfig): Promise<void> {
   app
     .get(Logger)
     .log(`Support Inbox Service ready (role ${config.role}, port ${port}) in ${Date.now() - started} ms`, 'Main');
-  if (priority && priority.nice > 0)
+  if (priority)
     app
       .get(Logger)
       .log(

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { type PriorityResult, applyRolePriority } from './process-priority';
 
 /**
  * The priority is changed in a child process (the test runner must keep its own): the module's
@@ -54,5 +55,19 @@ describe('lowerProcessPriority (WORKER_NICE, issue 16)', () => {
     expect(results[0]).toEqual({ nice: 0, threads: 0, failed: 0 });
     // 5 after 12: a lower nice value would be a higher priority, which is never asked for.
     expect(after.every((n) => n === Math.max(start, 12))).toBe(true);
+  });
+});
+
+describe('applyRolePriority (serve.ts at start-up)', () => {
+  it('lowers the priority of the worker role only, to WORKER_NICE', () => {
+    const asked: number[] = [];
+    const lower = (nice: number): PriorityResult => {
+      asked.push(nice);
+      return { nice, threads: 1, failed: 0 };
+    };
+    expect(applyRolePriority({ role: 'worker', workerNice: 10 }, lower)).toEqual({ nice: 10, threads: 1, failed: 0 });
+    for (const role of ['api', 'all', 'cli']) expect(applyRolePriority({ role, workerNice: 10 }, lower)).toBeNull();
+    expect(applyRolePriority({ role: 'worker', workerNice: 0 }, lower)).toBeNull();
+    expect(asked).toEqual([10]);
   });
 });

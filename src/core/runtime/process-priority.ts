@@ -39,3 +39,14 @@ export function lowerProcessPriority(nice: number): PriorityResult {
   }
   return { nice: target, threads: threads.length, failed };
 }
+
+/**
+ * The start-up rule (serve.ts): only the `worker` role lowers its priority, to WORKER_NICE; the
+ * `api`, `all` (acks and jobs in one process) and `cli` roles keep theirs. Null when nothing was done.
+ */
+export function applyRolePriority(
+  config: { readonly role: string; readonly workerNice: number },
+  lower: (nice: number) => PriorityResult = lowerProcessPriority,
+): PriorityResult | null {
+  return config.role === 'worker' && config.workerNice > 0 ? lower(config.workerNice) : null;
+}
