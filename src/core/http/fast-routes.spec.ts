@@ -138,7 +138,11 @@ describe('FastRoutes (lean handlers in front of everything, issue 16)', () => {
       ['/hot/ok', '[1,2]', { 'content-type': 'application/json' }],
       ['/hot/ok', '{"a":', { 'content-type': 'application/json' }],
       ['/hot/ok', '"text"', { 'content-type': 'application/json' }],
-      ['/hot/ok', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]), { 'content-type': 'application/json' }],
+      [
+        '/hot/ok',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]),
+        { 'content-type': 'application/json' },
+      ],
       ['/hot/ok', '{"a":1}', { 'content-type': 'application/json' }, 'PUT'],
     ];
     for (const [path, body, headers, method] of cases) {

@@ -192,7 +192,9 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> | null {
   if (text[i] !== '{') return null;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -31,7 +31,9 @@ function runChild(calls: number[]): { results: unknown[]; before: number[]; afte
       worker.terminate().then(() => process.stdout.write(JSON.stringify({ results, before, after, later })));
     });
   `;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as ReturnType<typeof runChild>;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as ReturnType<
+    typeof runChild
+  >;
 }
 
 const linux = existsSync('/proc/self/task');

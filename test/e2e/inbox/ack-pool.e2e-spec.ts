@@ -49,7 +49,9 @@ const postgres = Boolean(process.env.DATABASE_URL);
       const waiting = dataSource.query('SELECT 1').then(() => (mainPoolAnswered = true));
 
       const started = Date.now();
-      const res = await postCustom(t, channel, { senderId: 'c-1', text: 'while busy', messageId: 'm-busy' }).expect(200);
+      const res = await postCustom(t, channel, { senderId: 'c-1', text: 'while busy', messageId: 'm-busy' }).expect(
+        200,
+      );
       // Far below the main pool's 15 s connection timeout the request would otherwise wait for.
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(res.body).toEqual({ received: true, eventId: expect.any(String), eventIds: [res.body.eventId] });
