@@ -174,9 +174,10 @@ export function peekBody(stream: Readable, length: number, done: (raw: Buffer | 
   function onEnd(): void {
     settle(null); // ended (or failed) short of `length` bytes: an aborted request
   }
+  // `on`, not `once`: settle() removes all three, and `once` costs a wrapper per request.
   stream.on('readable', onReadable);
-  stream.once('end', onEnd);
-  stream.once('error', onEnd);
+  stream.on('end', onEnd);
+  stream.on('error', onEnd);
 }
 
 /**
