@@ -5,11 +5,14 @@ import { DatabaseRuntime } from './core/database/database-runtime';
 import { WORKER_HEARTBEAT_FILE, WORKER_HEARTBEAT_INTERVAL_MS } from './core/health/heartbeat';
 import { startBanner } from './core/logging/start-banner';
 import { JobQueueService } from './core/queue/job-queue.service';
+import { applyRolePriority } from './core/runtime/process-priority';
 import { createApp } from './create-app';
 
 /** Starts the service for a validated configuration (main.ts loads this module once the configuration is read). */
 export async function serve(config: AppConfig): Promise<void> {
   const started = Date.now();
+  // Before the application starts its threads and connections: they inherit the main thread's priority.
+  const priority = applyRolePriority(config);
   const app = await createApp(config);
   if (config.role === 'worker') {
     await app.init();
@@ -25,6 +28,13 @@ export async function serve(config: AppConfig): Promise<void> {
   app
     .get(Logger)
     .log(`Support Inbox Service ready (role ${config.role}, port ${port}) in ${Date.now() - started} ms`, 'Main');
+  if (priority)
+    app
+      .get(Logger)
+      .log(
+        `Worker CPU priority lowered to nice ${priority.nice} (WORKER_NICE) on ${priority.threads - priority.failed} of ${priority.threads} threads`,
+        'Main',
+      );
   if (config.role !== 'worker') {
     const engine = app.get(DatabaseRuntime).engine;
     const jobs = app.get(JobQueueService).redisConfigured ? 'redis' : 'inline';

@@ -60,6 +60,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads WORKER_NICE and ACK_POOL_SIZE (issue 16), refusing values out of range', () => {
+    const base = { DATA_DIR: dir() };
+    const defaults = loadConfig(base);
+    expect(defaults.workerNice).toBe(10);
+    expect(defaults.db.ackPoolSize).toBe(2);
+    const set = loadConfig({ ...base, WORKER_NICE: '0', ACK_POOL_SIZE: '0' });
+    expect(set.workerNice).toBe(0);
+    expect(set.db.ackPoolSize).toBe(0);
+    expect(() => loadConfig({ ...base, WORKER_NICE: '20', ACK_POOL_SIZE: '-1' })).toThrow(
+      /WORKER_NICE must be an integer between 0 and 19[\s\S]*ACK_POOL_SIZE must be an integer between 0 and 20/,
+    );
+  });
+
   it('reads retry schedules and private-network defaults', () => {
     const config = loadConfig({
       DATA_DIR: dir(),

@@ -9,10 +9,25 @@ export interface AppConfig {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
   readonly role: AppRole;
+  /**
+   * WORKER_NICE: the CPU priority (nice 0–19) the `worker` role gives itself at start, so its
+   * throughput work yields the CPU to the latency work of `api` processes on the same machine
+   * (issue 16; docs/performance.md "Session 21: ack latency"). 0 = unchanged. Other roles ignore it.
+   */
+  readonly workerNice: number;
   readonly dataDir: string;
   readonly publicBaseUrl: string;
   readonly logLevel: string;
-  readonly db: { readonly url: string | null; readonly migrationsRun: boolean; readonly poolSize: number };
+  readonly db: {
+    readonly url: string | null;
+    readonly migrationsRun: boolean;
+    readonly poolSize: number;
+    /**
+     * ACK_POOL_SIZE: connections of the webhook acknowledgements' own pool on PostgreSQL (issue 16),
+     * so an ack never waits behind other work holding the main pool; 0 = acks use the main pool.
+     */
+    readonly ackPoolSize: number;
+  };
   readonly redis: { readonly url: string | null; readonly prefix: string };
   readonly auth: {
     readonly jwtSecret: string;
@@ -150,6 +165,8 @@ export function loadConfig(env: Env): AppConfig {
   const publicBaseUrl = url('PUBLIC_BASE_URL', null) ?? `http://localhost:${port}`;
   const migrationsRun = bool('MIGRATIONS_RUN', true);
   const poolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
+  const workerNice = int('WORKER_NICE', 10, 0, 19);
+  const ackPoolSize = int('ACK_POOL_SIZE', 2, 0, 20);
   const jwtExpiresInSeconds = int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600);
   const signupEnabled = bool('SIGNUP_ENABLED', true);
   const signupRateLimit = { points: int('SIGNUP_RATE_LIMIT', 10, 1, 1_000_000), durationSeconds: 3600 };
@@ -208,10 +225,11 @@ export function loadConfig(env: Env): AppConfig {
     env: nodeEnv,
     port,
     role,
+    workerNice,
     dataDir,
     publicBaseUrl,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
-    db: { url: databaseUrl, migrationsRun, poolSize },
+    db: { url: databaseUrl, migrationsRun, poolSize, ackPoolSize },
     redis: { url: redisUrl, prefix: env.QUEUE_PREFIX || 'sis' },
     auth: { jwtSecret, jwtExpiresInSeconds, signupEnabled, loginRateLimit, signupRateLimit, loginIpRateLimit },
     http,

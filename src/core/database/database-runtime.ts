@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from 'src/core/config/app-config';
 import { MIGRATIONS } from '../../../migrations';
@@ -18,6 +19,12 @@ export class DatabaseRuntime {
     readonly dataSource: DataSource,
     readonly engine: 'postgres' | 'embedded',
     private readonly embedded: EmbeddedPostgres | null,
+    /**
+     * PostgreSQL only (ACK_POOL_SIZE > 0): the webhook acknowledgements' own small pool (issue 16).
+     * Their group-commit INSERTs run here, so neither a busy main pool (long requests, exports, the
+     * pipeline in the `all` role) nor its queue delays an ack. Connections open on first use.
+     */
+    readonly ackPool: Pool | null,
   ) {}
 
   /** `entities`: default, those the loaded modules registered (DatabaseModule.forEntities). */
@@ -43,7 +50,12 @@ export class DatabaseRuntime {
       await dataSource.initialize();
       // One session on the embedded engine: webhook acks are served before queued pipeline work.
       if (!config.db.url) prioritisePool((dataSource.driver as unknown as { master: unknown }).master);
-      const runtime = new DatabaseRuntime(dataSource, config.db.url ? 'postgres' : 'embedded', embedded);
+      const runtime = new DatabaseRuntime(
+        dataSource,
+        config.db.url ? 'postgres' : 'embedded',
+        embedded,
+        config.db.url && config.db.ackPoolSize > 0 ? ackPool(url, config.db.ackPoolSize) : null,
+      );
       if (config.db.migrationsRun) {
         const applied = await runMigrationsLocked(dataSource);
         if (applied.length) runtime.logger.log(`Applied migrations: ${applied.join(', ')}`);
@@ -62,7 +74,15 @@ export class DatabaseRuntime {
   }
 
   async close(): Promise<void> {
+    await this.ackPool?.end();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.embedded?.stop();
   }
+}
+
+function ackPool(url: string, size: number): Pool {
+  const pool = new Pool({ connectionString: url, max: size, connectionTimeoutMillis: 15_000 });
+  // An idle connection that breaks (server restart) must not crash the process: the pool drops it.
+  pool.on('error', (error) => new Logger('Database').warn(`Ack pool connection lost: ${error.message}`));
+  return pool;
 }

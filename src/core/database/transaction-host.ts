@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { DataSource, type EntityManager } from 'typeorm';
+import { dbStatements } from '../metrics/metrics';
+import { DatabaseRuntime } from './database-runtime';
 import { isRetryable } from './pg-errors';
+import { queryRows } from './sql';
 
 interface TxStore {
   manager: EntityManager;
@@ -19,7 +22,10 @@ let savepointCounter = 0;
  */
 @Injectable()
 export class TransactionHost {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() private readonly runtime?: DatabaseRuntime,
+  ) {}
 
   /** The manager to use now: the open transaction's, or the pool's. */
   get manager(): EntityManager {
@@ -28,6 +34,19 @@ export class TransactionHost {
 
   get inTransaction(): boolean {
     return txStorage.getStore() !== undefined;
+  }
+
+  /**
+   * Rows of one statement that must not wait for other work (webhook acknowledgements, issue 16): on
+   * PostgreSQL outside a transaction it runs on the runtime's own small ack pool (ACK_POOL_SIZE), so a
+   * main pool held by long requests or the pipeline cannot queue it; otherwise exactly like `queryRows`
+   * on `manager` (the open transaction, or the main pool; the embedded engine has one session).
+   */
+  async foregroundRows<T>(sql: string, params: unknown[]): Promise<T[]> {
+    const pool = this.runtime?.ackPool;
+    if (!pool || txStorage.getStore()) return queryRows<T>(this.manager, sql, params);
+    dbStatements.inc(); // counted like TypeORM's statements (StatementCountingLogger)
+    return (await pool.query(sql, params)).rows as T[];
   }
 
   /** Runs `fn` in a transaction (or joins the open one). After-commit hooks run once the outermost commits. */

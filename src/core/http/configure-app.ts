@@ -27,7 +27,11 @@ export const VALIDATION_PIPE = new ValidationPipe({
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.enableShutdownHooks();
   // Security headers on every answer (nosniff, frame-ancestors/X-Frame-Options, HSTS, referrer policy, CSP).
-  app.use(helmet());
+  const securityHeaders = helmet();
+  // Hot routes' lean handlers (webhook acks) come first: they answer only the ordinary request, with
+  // the same security headers, and hand everything else on, body unread, to what follows.
+  app.use(app.get(FastRoutes).middleware(securityHeaders));
+  app.use(securityHeaders);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });
   // After the parsers, before guards and pipes: NUL and deep nesting are a 400, never a 500.
@@ -40,8 +44,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     res.setHeader('x-request-id', requestIdOf(req));
     next();
   });
-  // Hot routes' lean handlers (webhook acks), after everything above and before Nest's router.
-  app.use(app.get(FastRoutes).middleware());
   app.useGlobalPipes(VALIDATION_PIPE);
   app.useGlobalFilters(new HttpExceptionFilter());
 

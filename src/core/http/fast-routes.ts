@@ -1,49 +1,202 @@
-import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Injectable, Logger } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { httpDuration } from 'src/core/metrics/metrics';
+import { requestIdOf } from './request-id';
+
+/** What a fast route sees of a request: its path parameters, the raw body and its JSON object. */
+export interface FastRequest {
+  readonly params: Record<string, string>;
+  readonly headers: IncomingHttpHeaders;
+  /** The exact bytes received (signatures are checked on them). */
+  readonly rawBody: Buffer;
+  /** The body parsed as the application's JSON parser parses it (a plain JSON object). */
+  readonly body: Record<string, unknown>;
+}
 
 /**
- * A lean handler for one hot route (issue 16: webhook acknowledgements). It runs after helmet, the
- * body parsers (raw body kept), the input guard, metrics and the request id — so every 413/415/400
- * of those stays as it is — and before Nest's router, request logging, guard chain, interceptors and
- * pipes. It answers only the ordinary case and returns `false` for anything else (unknown id, bad
- * signature, a body it is not sure about, an error): the request then goes on to the route's Nest
- * controller, which gives the documented answer for it. A fast route is an optimisation of a
- * controller route, never a route of its own: the controller (and its OpenAPI entry) stays.
+ * A lean handler for one hot route (issue 16: webhook acknowledgements). It runs first, before any
+ * Express middleware, and answers only the ordinary case: a JSON object body of a plain request to
+ * the route. Anything else — and anything the route declines (unknown id, bad signature, a body it is
+ * not sure about) or fails on — goes on, untouched and with its body still unread, through helmet,
+ * the body parsers, the input guard, metrics, the request id and Nest's router to the route's
+ * controller, which gives the documented answer. A fast route is an optimisation of a controller
+ * route, never a route of its own: the controller (and its OpenAPI entry) stays.
  */
 export interface FastRoute {
   readonly method: 'POST';
+  /** The route's template, as metrics label it (`/custom-channel/:id/inbound`). */
+  readonly template: string;
   /** Matches the path and returns the path parameter(s), or null. */
   match(path: string): Record<string, string> | null;
-  /** true: answered; false: not handled, the controller takes the request. Must not throw. */
-  handle(req: Request, res: Response, params: Record<string, string>): Promise<boolean>;
+  /** The JSON body of a 200 answer, or null: not handled, the controller takes the request. Must not throw. */
+  answer(request: FastRequest): Promise<object | null>;
 }
 
-/** The fast routes modules registered (at module init); `fastRoutes(registry)` serves them. */
+/** Bodies larger than this always take the normal path (a Custom Channel message is far smaller). */
+export const FAST_BODY_LIMIT = 256 * 1024;
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
+/** The fast routes modules registered (at module init); `middleware()` serves them. */
 @Injectable()
 export class FastRoutes {
   private readonly routes: FastRoute[] = [];
+  private readonly logger = new Logger('FastRoutes');
 
   register(route: FastRoute): void {
     this.routes.push(route);
   }
 
-  /** Express middleware: the first fast route that matches and answers; else the normal path. */
-  middleware(): (req: Request, res: Response, next: NextFunction) => void {
+  /**
+   * Express middleware, mounted first: the first fast route that matches and answers; else the normal
+   * path. `securityHeaders` is the middleware that sets the security headers of every answer
+   * (helmet): the headers it sets are recorded once and sent with every fast answer.
+   */
+  middleware(securityHeaders: RequestHandler): (req: Request, res: Response, next: NextFunction) => void {
+    const security = recordHeaders(securityHeaders);
+    if (!security) this.logger.warn('Security headers are not static: fast routes are off');
     return (req, res, next) => {
-      if (this.routes.length === 0 || req.method !== 'POST') return next();
-      for (const route of this.routes) {
-        if (route.method !== req.method) continue;
-        const params = route.match(req.path);
-        if (!params) continue;
-        route.handle(req, res, params).then(
-          (answered) => {
-            if (!answered) next();
+      if (!security || this.routes.length === 0 || req.method !== 'POST') return next();
+      const url = req.url;
+      if (url.includes('?')) return next();
+      let route: FastRoute | undefined;
+      let params: Record<string, string> | null = null;
+      for (const candidate of this.routes) {
+        params = candidate.method === req.method ? candidate.match(url) : null;
+        if (params) {
+          route = candidate;
+          break;
+        }
+      }
+      const length = plainJsonLength(req);
+      if (!route || !params || length === null) return next();
+      const hot = route;
+      const found = params;
+      peekBody(req, length, (rawBody) => {
+        const body = rawBody && parseJsonObject(rawBody);
+        if (!rawBody || !body) return next();
+        const end = httpDuration.startTimer();
+        hot.answer({ params: found, headers: req.headers, rawBody, body }).then(
+          (answer) => {
+            if (!answer) return next();
+            const json = JSON.stringify(answer);
+            res.once('finish', () => end({ method: 'POST', route: hot.template, status: String(res.statusCode) }));
+            res.writeHead(200, [
+              ...security,
+              'x-request-id',
+              requestIdOf(req),
+              'content-type',
+              'application/json; charset=utf-8',
+              'content-length',
+              String(Buffer.byteLength(json)),
+            ]);
+            res.end(json);
+            req.resume(); // the body was only peeked at: discard it
           },
           () => next(),
         );
-        return;
-      }
-      next();
+      });
     };
+  }
+}
+
+/**
+ * The header name/value pairs `middleware` sets on a response, when it sets them synchronously and
+ * the same for every request (helmet's defaults); null otherwise.
+ */
+function recordHeaders(middleware: RequestHandler): string[] | null {
+  const record = (): string[] | null => {
+    const pairs: string[] = [];
+    let called = false;
+    const res = {
+      setHeader: (name: string, value: unknown) => {
+        pairs.push(name, String(value));
+        return res;
+      },
+      removeHeader: () => undefined,
+    };
+    middleware({ method: 'POST', url: '/', headers: {} } as Request, res as unknown as Response, () => (called = true));
+    return called ? pairs : null;
+  };
+  const first = record();
+  const second = record();
+  return first && second && first.join('\n') === second.join('\n') ? first : null;
+}
+
+/**
+ * The body length of a request the fast path may take: `content-length` set and at most
+ * FAST_BODY_LIMIT, a JSON content type in UTF-8 (or no charset), no content or transfer encoding.
+ * Null for anything else (the body parsers then decide, as for any request).
+ */
+function plainJsonLength(req: Request): number | null {
+  const headers = req.headers;
+  if (headers['transfer-encoding'] !== undefined) return null;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return null;
+  const type = headers['content-type'];
+  if (!type || !JSON_TYPE.test(type)) return null;
+  const raw = headers['content-length'];
+  if (!raw || !/^\d{1,7}$/.test(raw)) return null;
+  const length = Number(raw);
+  return length > 0 && length <= FAST_BODY_LIMIT ? length : null;
+}
+
+/**
+ * Reads the whole body (`length` bytes) and puts it back at the front of the stream, unconsumed:
+ * a request the fast route declines reaches the body parsers exactly as it arrived. `done(null)` when
+ * the body is not exactly `length` bytes or the stream fails (the normal path then sees what is left).
+ */
+export function peekBody(stream: Readable, length: number, done: (raw: Buffer | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (raw: Buffer | null): void => {
+    if (settled) return;
+    settled = true;
+    stream.off('readable', onReadable);
+    stream.off('end', onEnd);
+    stream.off('error', onEnd);
+    done(raw);
+  };
+  function onReadable(): void {
+    let chunk: Buffer | null;
+    while (size < length && (chunk = stream.read() as Buffer | null) !== null) {
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    if (size < length) return;
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    // Before 'end' is emitted (it waits for an empty buffer), so nothing is lost to the next reader.
+    stream.unshift(raw);
+    settle(size === length ? raw : null);
+  }
+  function onEnd(): void {
+    settle(null); // ended (or failed) short of `length` bytes: an aborted request
+  }
+  // `on`, not `once`: settle() removes all three, and `once` costs a wrapper per request.
+  stream.on('readable', onReadable);
+  stream.on('end', onEnd);
+  stream.on('error', onEnd);
+}
+
+/**
+ * The body as the application's JSON parser (body-parser, strict, UTF-8) would parse it, when it is
+ * a JSON object; null for anything else (a BOM, an array, invalid JSON…), which the normal path handles.
+ */
+export function parseJsonObject(raw: Buffer): Record<string, unknown> | null {
+  // body-parser's UTF-8 decoding drops a byte-order mark; JSON.parse would reject it: leave it to the parser.
+  if (raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) return null;
+  const text = raw.toString('utf8');
+  let i = 0;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  if (text[i] !== '{') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
   }
 }

@@ -45,6 +45,14 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return queryRows<R>(this.tx.manager, sql, [this.workspaceId, ...params]);
   }
 
+  /**
+   * `queryRows` for a statement that must not wait behind other work (webhook acknowledgements): on
+   * PostgreSQL outside a transaction it runs on the acknowledgements' own pool (TransactionHost.foregroundRows).
+   */
+  protected foregroundRows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.tx.foregroundRows<R>(sql, [this.workspaceId, ...params]);
+  }
+
   /** Runs `fn` in a transaction of its own, or joins the open one. */
   protected transaction<R>(fn: () => Promise<R>): Promise<R> {
     return this.tx.run(fn);

@@ -130,6 +130,41 @@ describe('Custom Channel: connect, signed inbound, pipeline, signed replies', ()
     expect(plan.body.code).toBe('plan_required');
   });
 
+  it('answers an ack with the same security headers, request id and metrics as any answer (DESIGN §15)', async () => {
+    const admin = await enterprise();
+    const channel = await connectCustom(t, admin, mock);
+    const message = { senderId: 'c-h', text: 'headers', messageId: 'm-h' };
+    const raw = JSON.stringify(message);
+    const ack = await t.http
+      .post(`/custom-channel/${channel.id}/inbound`)
+      .set('content-type', 'application/json')
+      .set('x-service-signature', hexSignature(channel.inboundSecret, raw))
+      .set('x-request-id', 'ack-req-1')
+      .send(raw)
+      .expect(200);
+    expect(ack.body).toEqual({ received: true, eventId: expect.any(String), eventIds: [ack.body.eventId] });
+    expect(ack.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(ack.headers['x-request-id']).toBe('ack-req-1');
+    // The controller's answers (here a 401) carry the same security headers.
+    const refused = await postCustom(t, channel, message, 'sha256=00').expect(401);
+    for (const header of [
+      'x-content-type-options',
+      'x-frame-options',
+      'strict-transport-security',
+      'referrer-policy',
+      'content-security-policy',
+      'cross-origin-opener-policy',
+    ]) {
+      expect({ header, value: ack.headers[header] }).toEqual({ header, value: refused.headers[header] });
+      expect(ack.headers[header]).toEqual(expect.any(String));
+    }
+    expect(ack.headers['x-powered-by']).toBeUndefined();
+    const metrics = await t.http.get('/metrics').expect(200);
+    expect(metrics.text).toMatch(
+      /sis_http_request_duration_seconds_count\{[^}]*route="\/custom-channel\/:id\/inbound"[^}]*status="200"[^}]*\} [1-9]/,
+    );
+  });
+
   it('turns a signed message into a contact, an assigned conversation and a stored message; the reply reaches the outbound URL signed', async () => {
     const admin = await enterprise();
     const agent = await onlineAgent(t, admin);

@@ -37,7 +37,8 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
       const n = params.length + 1; // $1 is the workspace
       return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::bytea)`;
     });
-    const inserted: { id: string }[] = await this.query(
+    // The acknowledgement's own pool on PostgreSQL (ACK_POOL_SIZE): never queued behind other work.
+    const inserted = await this.foregroundRows<{ id: string }>(
       `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, external_id, payload, raw_body)
        VALUES ${rows.join(', ')} RETURNING id`,
       params,

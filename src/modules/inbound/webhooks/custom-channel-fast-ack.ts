@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { sessionPriority } from 'src/core/database/session-priority';
-import { type FastRoute, FastRoutes } from 'src/core/http/fast-routes';
+import { type FastRequest, type FastRoute, FastRoutes } from 'src/core/http/fast-routes';
 import { isUuid } from 'src/core/http/uuid';
-import { setMetricsRoute } from 'src/core/metrics/http-metrics';
+import type { WebhookAckResponse } from '../events/dto/inbound-event.dto';
 import { InboundWebhooksService } from './inbound-webhooks.service';
 
 const PATH = /^\/custom-channel\/([^/]+)\/inbound\/?$/;
@@ -17,12 +16,14 @@ const TEMPLATE = '/custom-channel/:id/inbound';
  * interceptors, validation pipe or the info-level request log line (a 200 ack is logged at debug).
  * Everything else — unknown or disconnected connection, plan, signature, a body that is not plainly
  * valid, a query string, an error — goes on to CustomChannelInboundController, which answers it
- * exactly as before. The raw body is read once (by the JSON parser, which keeps it) and the
- * signature is checked on it before anything is stored.
+ * exactly as before. FastRoutes peeks at the raw body before any other middleware (the body stays
+ * unread for the controller when this declines); the signature is checked on those bytes before
+ * anything is stored.
  */
 @Injectable()
 export class CustomChannelFastAck implements FastRoute, OnModuleInit {
   readonly method = 'POST';
+  readonly template = TEMPLATE;
   private readonly logger = new Logger('Webhooks');
   private readonly debug: boolean;
 
@@ -43,24 +44,13 @@ export class CustomChannelFastAck implements FastRoute, OnModuleInit {
     return match && isUuid(match[1]) ? { id: match[1] } : null;
   }
 
-  async handle(req: Request & { rawBody?: Buffer }, res: Response, params: Record<string, string>): Promise<boolean> {
-    if (req.url.includes('?') || !req.rawBody) return false;
+  async answer({ params, headers, rawBody, body }: FastRequest): Promise<WebhookAckResponse | null> {
     const started = this.debug ? performance.now() : 0;
     // Foreground on the database session (look-up on a cache miss, then the group commit).
     const ack = await sessionPriority.foreground(() =>
-      this.webhooks.receiveFast('custom', {
-        rawBody: req.rawBody,
-        headers: req.headers,
-        body: req.body,
-        connectionId: params.id,
-      }),
+      this.webhooks.receiveFast('custom', { rawBody, headers, body, connectionId: params.id }),
     );
-    if (!ack) return false;
-    setMetricsRoute(req, TEMPLATE);
-    res.statusCode = 200;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify(ack));
-    if (this.debug) this.logger.debug(`POST ${TEMPLATE} 200 in ${Math.round(performance.now() - started)}ms`);
-    return true;
+    if (ack && this.debug) this.logger.debug(`POST ${TEMPLATE} 200 in ${Math.round(performance.now() - started)}ms`);
+    return ack;
   }
 }
