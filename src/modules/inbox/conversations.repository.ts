@@ -148,11 +148,11 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
   private async rareSearchMatches(pattern: string): Promise<string[] | null> {
     const rows = await this.queryRows<{ probed: number | string; ids: string[] | null }>(
       `WITH m AS MATERIALIZED (
-              SELECT conversation_id AS id FROM messages WHERE workspace_id = $1 AND text ILIKE $2 LIMIT ${SEARCH_PROBE}),
+              SELECT pm.conversation_id AS id FROM messages pm WHERE pm.workspace_id = $1 AND pm.text ILIKE $2 LIMIT ${SEARCH_PROBE}),
             s AS MATERIALIZED (
-              SELECT id FROM conversations WHERE workspace_id = $1 AND subject ILIKE $2 LIMIT ${SEARCH_PROBE}),
+              SELECT ps.id FROM conversations ps WHERE ps.workspace_id = $1 AND ps.subject ILIKE $2 LIMIT ${SEARCH_PROBE}),
             ct AS MATERIALIZED (
-              SELECT id FROM contacts WHERE workspace_id = $1 AND (name ILIKE $2 OR email ILIKE $2) LIMIT ${SEARCH_PROBE}),
+              SELECT pc.id FROM contacts pc WHERE pc.workspace_id = $1 AND (pc.name ILIKE $2 OR pc.email ILIKE $2) LIMIT ${SEARCH_PROBE}),
             n AS (SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM s) + (SELECT count(*) FROM ct) AS probed)
        SELECT n.probed,
               CASE WHEN n.probed < ${SEARCH_PROBE} THEN ARRAY(
