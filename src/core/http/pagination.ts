@@ -107,6 +107,15 @@ export function newestFirst<T extends ObjectLiteral & { createdAt: Date; id: str
   };
 }
 
+/**
+ * The same order and cursor over a small known set of rows (ids from a bounded index probe): a
+ * timestamp sort key wrapped in an expression that is not an index's, so the planner fetches those
+ * rows and sorts them instead of walking the whole index in order looking for them.
+ */
+export function sortedAfterFetch<T>(options: KeysetOptions<T>): KeysetOptions<T> {
+  return { ...options, sortExpression: `(${options.sortExpression} + interval '0 s')` };
+}
+
 export function mapPage<T, R>(page: Page<T>, map: (row: T) => R): Page<R> {
   return { data: page.data.map(map), nextCursor: page.nextCursor };
 }

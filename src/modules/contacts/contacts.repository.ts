@@ -3,7 +3,13 @@ import { Brackets } from 'typeorm';
 import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
-import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } from 'src/core/http/pagination';
+import {
+  type CursorPaginationQuery,
+  type Page,
+  findKeysetPage,
+  newestFirst,
+  sortedAfterFetch,
+} from 'src/core/http/pagination';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import type { IdentityKey } from './contact-identities.repository';
 import { ContactEntity } from './contact.entity';
@@ -148,9 +154,7 @@ export class ContactsRepository extends WorkspaceScopedRepository<ContactEntity>
       const ids = await this.rareTagMatches(filters.tag);
       if (ids) {
         qb.andWhere('c.id IN (SELECT unnest(:tagIds::uuid[]))', { tagIds: ids });
-        // Same order and cursor; an expression that is not the index's, so those rows are fetched
-        // and sorted instead of the index being walked in order looking for them.
-        order = { ...order, sortExpression: `(c.created_at + interval '0 s')` };
+        order = sortedAfterFetch(order);
       } else qb.andWhere('c.tags @> ARRAY[:tag]::text[]', { tag: filters.tag });
     }
     if (filters.search) {

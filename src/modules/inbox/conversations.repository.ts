@@ -4,7 +4,13 @@ import type { Priority } from 'src/core/domain/vocabulary';
 import { foreignKeyViolation, likePattern } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
-import { type CursorPaginationQuery, type KeysetOptions, type Page, findKeysetPage } from 'src/core/http/pagination';
+import {
+  type CursorPaginationQuery,
+  type KeysetOptions,
+  type Page,
+  findKeysetPage,
+  sortedAfterFetch,
+} from 'src/core/http/pagination';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { ConversationEntity, type ConversationStatus } from './conversation.entity';
@@ -43,16 +49,6 @@ const FK_LABELS: Record<string, string> = {
   conversations_workspace_id_queue_id_fkey: 'Queue',
   conversations_workspace_id_contact_id_fkey: 'Contact',
   conversations_workspace_id_channel_id_fkey: 'Channel',
-};
-
-/**
- * The same order over a known set of ids (a rare search): the sort expression is not the index's,
- * so the planner fetches those rows and sorts them instead of walking the whole index in order
- * looking for them (measured: 1,500 old ids, the walk read 3,712 pages). Same values, same cursor.
- */
-const newestActivityFirstOfIds: KeysetOptions<ConversationEntity> = {
-  ...newestActivityFirst,
-  sortExpression: `(cv.last_message_at + interval '0 s')`,
 };
 
 /** Above this many matching rows a search term counts as frequent (see findPage). */
@@ -119,7 +115,7 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
       const ids = await this.rareSearchMatches(search);
       if (ids) {
         qb.andWhere('cv.id IN (SELECT unnest(:searchIds::uuid[]))', { searchIds: ids });
-        return findKeysetPage(qb, query, newestActivityFirstOfIds);
+        return findKeysetPage(qb, query, sortedAfterFetch(newestActivityFirst));
       }
       qb.andWhere(
         new Brackets((w) => {
