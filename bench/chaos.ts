@@ -14,7 +14,10 @@
  *   1. kill -9 of the single process (APP_ROLE=all), restarted at once;
  *   2. Redis stopped (the service keeps acknowledging through its in-process fallback), restarted;
  *   3. api + worker processes, the worker kill -9'd, restarted;
- *   4. PostgreSQL restarted (`pg_ctl restart -m fast`).
+ *   4. PostgreSQL restarted (`pg_ctl restart -m fast`);
+ *   5. PostgreSQL crashed (`pg_ctl stop -m immediate`, started again: crash recovery). WAL still in
+ *      the server's buffers is lost — the inbound pipeline's asynchronous commits (session 22) —
+ *      while every synchronous commit (the acks) had reached the kernel.
  * Per scenario: acknowledged (HTTP 200), stored (inbound_events rows of those ids), processed
  * (messages stored in conversations), lost (acknowledged but not stored, or not processed within the
  * wait), duplicated (an id stored or processed twice). Exit code 1 on any lost or duplicated.
@@ -113,7 +116,8 @@ class PrivatePostgres {
 
   /**
    * pg_ctl with this cluster's options: loopback TCP on a free port, its socket in the temp dir.
-   * fsync is off: PostgreSQL itself is only ever stopped cleanly here (the faults are elsewhere).
+   * fsync is off: the machine never crashes here, only PostgreSQL's processes (an immediate stop
+   * keeps what a commit wrote to the kernel, and loses what was still in the server's WAL buffers).
    */
   pgCtl(action: 'start' | 'restart' | 'stop', mode = 'fast'): void {
     const options = `-p ${this.port} -k ${this.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
@@ -406,6 +410,16 @@ const SCENARIOS: Scenario[] = [
       log('  restarting PostgreSQL');
       env.pg.pgCtl('restart', 'fast');
       log('  PostgreSQL back');
+    },
+  },
+  {
+    name: 'PostgreSQL crashed (pg_ctl stop -m immediate), started',
+    split: false,
+    async fault(env) {
+      log('  crashing PostgreSQL (immediate stop: no checkpoint, unwritten WAL lost)');
+      env.pg.pgCtl('stop', 'immediate');
+      env.pg.pgCtl('start');
+      log('  PostgreSQL back (crash recovery done)');
     },
   },
 ];

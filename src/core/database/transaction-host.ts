@@ -37,6 +37,34 @@ export class TransactionHost {
   }
 
   /**
+   * True on real PostgreSQL, where a transaction may commit without waiting for the WAL flush
+   * (`synchronous_commit` off for that transaction: the inbound pipeline, issue 16) and
+   * `ensureDurable` is the barrier before anything derived from it leaves the database. The embedded
+   * engine commits every transaction synchronously.
+   */
+  get asynchronousCommit(): boolean {
+    return this.runtime?.engine === 'postgres';
+  }
+
+  /**
+   * Durability barrier: returns once every transaction committed so far, asynchronous commits
+   * included, is flushed to the WAL — call it before work derived from such a transaction leaves the
+   * database (an LLM call, a platform send, a webhook) when no synchronous commit of the caller's
+   * own comes first. Outside any transaction; a no-op on the embedded engine.
+   *
+   * How: a synchronous commit flushes the WAL up to its own commit record, which lies after every
+   * earlier commit record. It must have written WAL: a transaction that only took an xid
+   * (`SELECT pg_current_xact_id()`) commits without a flush (PostgreSQL's RecordTransactionCommit),
+   * so the statement writes one tiny transactional WAL record (a logical-decoding message, any
+   * wal_level, executable by any role; nothing decodes it) and commits it synchronously.
+   */
+  async ensureDurable(): Promise<void> {
+    if (!this.asynchronousCommit) return;
+    if (txStorage.getStore()) throw new Error('ensureDurable runs outside a transaction (its commit is the barrier)');
+    await this.dataSource.query(`SELECT pg_logical_emit_message(true, 'sis.durable', '')`);
+  }
+
+  /**
    * Rows of one statement that must not wait for other work (webhook acknowledgements, issue 16): on
    * PostgreSQL outside a transaction it runs on the runtime's own small ack pool (ACK_POOL_SIZE), so a
    * main pool held by long requests or the pipeline cannot queue it; otherwise exactly like `queryRows`

@@ -136,19 +136,28 @@ export class AiConversationsService implements OnModuleInit {
     );
   }
 
-  /** The job: the LLM's answer (slow, outside any transaction), then delivered in one transaction. */
+  /**
+   * The job: the LLM's answer (slow, outside any transaction), then delivered in one transaction.
+   *
+   * The message it answers was stored by the pipeline's asynchronous commit (issue 16): flushed
+   * first (`ensureDurable`), before the LLM sees the conversation; a message no longer there was
+   * lost with a database crash, and the re-run of its event queues a job of its own.
+   */
   async runJob(data: AiAgentReplyJobData): Promise<'sent' | 'handed_off' | 'suggested' | 'skipped'> {
+    await this.tx.ensureDurable();
+    const texts = await this.messages.latestTexts(data.conversationId);
+    if (!texts.some((m) => m.id === data.messageId)) return 'skipped';
     if (data.agentId === null) {
       const run = await this.responder.respond(
         { ...SUGGESTION_SETTINGS, provider: 'OPENAI_COMPATIBLE' },
-        await this.turns(data.conversationId),
+        toTurns(texts),
       );
       await this.tx.run(() => this.suggest(data.conversationId, run));
       return 'suggested';
     }
     const agent = await this.agents.findById(data.agentId);
     if (!agent?.active || (await this.states.statusOf(data.conversationId)) !== 'ACTIVE') return 'skipped';
-    const run = await this.responder.respond(settingsOf(agent), await this.turns(data.conversationId));
+    const run = await this.responder.respond(settingsOf(agent), toTurns(texts));
     return this.tx.run(async () => {
       // A flow or a human may have taken over while the LLM was thinking.
       if ((await this.states.statusOf(data.conversationId)) !== 'ACTIVE') return 'skipped';

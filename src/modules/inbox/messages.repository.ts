@@ -7,6 +7,7 @@ import { type DeliveryStatus, type MessageDirection, MessageEntity, type Message
 
 /** What an AI agent reads of a message. */
 export interface MessageText {
+  readonly id: string;
   readonly direction: MessageDirection;
   readonly type: MessageType;
   readonly text: string | null;
@@ -116,7 +117,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
   findLatestTexts(conversationId: string, limit: number): Promise<MessageText[]> {
     if (!isUuid(conversationId)) return Promise.resolve([]);
     return this.queryRows<MessageText>(
-      `SELECT direction, type, text FROM messages
+      `SELECT id, direction, type, text FROM messages
         WHERE workspace_id = $1 AND conversation_id = $2
         ORDER BY seq DESC LIMIT $3`,
       [conversationId, limit],

@@ -120,7 +120,12 @@ export class WebhookDispatcher implements OnModuleInit {
     }
   }
 
-  /** One attempt (the delivery job, in the workspace's context). Never throws: retries live in the rows. */
+  /**
+   * One attempt (the delivery job, in the workspace's context). Never throws: retries live in the rows.
+   * Nothing is POSTed before the event is durable: the relay that created the attempt and the claim
+   * below are synchronous commits, each flushing the WAL through every earlier commit (the inbound
+   * pipeline's asynchronous one that wrote the outbox row included, issue 16).
+   */
   async deliver(deliveryId: string): Promise<'sent' | 'failed' | 'retrying' | 'postponed' | 'skipped'> {
     const claim = await this.deliveries.claim(deliveryId);
     if (claim.kind === 'none') return 'skipped';

@@ -20,7 +20,8 @@ const MAX_BACKLOG = 1_000;
  * 2. read the sender's profile if the platform needs a call for it (outside any transaction);
  * 3. one transaction per event, each under the sender's advisory lock: take the sender's oldest
  *    unprocessed event up to this one, process it, mark it PROCESSED — so one contact's messages
- *    are stored in arrival order even when several workers hold several of them;
+ *    are stored in arrival order even when several workers hold several of them; on PostgreSQL
+ *    that transaction commits without waiting for the WAL flush (`markProcessed`, issue 16);
  * 4. a failure rolls that event back, records the error and schedules a retry with backoff (the
  *    row's `next_attempt_at`, plus a delayed job); after the last attempt the event is FAILED.
  */

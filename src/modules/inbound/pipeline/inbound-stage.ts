@@ -46,8 +46,11 @@ export type InboundStageResult = 'continue' | 'handled';
  * One step another module adds to the pipeline. It runs inside the event's transaction, after the
  * message is stored, for new messages only (never for a redelivery): repositories join the
  * transaction automatically; work that is slow or talks to the network must be enqueued as a job
- * (`TransactionHost.afterCommit`), never done inline. Throwing fails the event: it is retried as a
- * whole (nothing of it is kept) and ends FAILED after the last attempt.
+ * (`TransactionHost.afterCommit`), never done inline. On PostgreSQL the event's transaction commits
+ * without waiting for the WAL flush (issue 16): such a job makes what it read durable before it
+ * leaves the database — a synchronous write of its own first (a claim), or
+ * `TransactionHost.ensureDurable()`. Throwing fails the event: it is retried as a whole (nothing of
+ * it is kept) and ends FAILED after the last attempt.
  */
 export interface InboundStage {
   /** Unique, e.g. `tickets.auto-create`. */

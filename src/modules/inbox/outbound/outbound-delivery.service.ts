@@ -56,6 +56,9 @@ export class OutboundDeliveryService {
   }
 
   async deliver(messageId: string): Promise<DeliveryOutcome> {
+    // The claim writes the row in a synchronous commit of its own, which flushes the WAL through
+    // every earlier commit — the pipeline's asynchronous one that stored an automatic reply included
+    // (issue 16) — so nothing is sent that a database crash could take back.
     const message = await this.messages.claimForDelivery(messageId);
     if (!message) return 'skipped';
     const workspaceId = getTenantContext().workspaceId;
