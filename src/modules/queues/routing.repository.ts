@@ -121,7 +121,8 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
 
   /**
    * Takes a seat of the first of `candidates` (in that order) that is still ONLINE and below capacity,
-   * for the open transaction; returns who, or null when every one is full or gone (SQL function
+   * for the open transaction; returns who, or nobody when every one is full or gone — then with the
+   * claims of other running transactions that fill them, `pending` (SQL function
    * `claim_agent_seat`: each candidate's `agent_status` row is locked, rows other transactions hold
    * are skipped first and waited for last, and the seats are counted in the statement after the lock,
    * which sees every seat the lock's earlier holders took). Stamps the agent's last assignment
