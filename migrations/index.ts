@@ -24,6 +24,7 @@ import { ConversationSlaDueCopy1764003200000 } from './1764003200000-Conversatio
 import { AnalyticsResolvedConversationIds1764004000000 } from './1764004000000-AnalyticsResolvedConversationIds';
 import { AnalyticsAiSenderIndexChannel1764004050000 } from './1764004050000-AnalyticsAiSenderIndexChannel';
 import { SearchIndexPendingLists1764004100000 } from './1764004100000-SearchIndexPendingLists';
+import { AgentSeatClaims1764005000000 } from './1764005000000-AgentSeatClaims';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   AnalyticsResolvedConversationIds1764004000000,
   AnalyticsAiSenderIndexChannel1764004050000,
   SearchIndexPendingLists1764004100000,
+  AgentSeatClaims1764005000000,
 ];

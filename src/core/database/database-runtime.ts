@@ -25,6 +25,13 @@ export class DatabaseRuntime {
      * pipeline in the `all` role) nor its queue delays an ack. Connections open on first use.
      */
     readonly ackPool: Pool | null,
+    /**
+     * PostgreSQL only: statements that commit apart from the caller's open transaction (routing's seat
+     * claims, issue 16 item 3), each its own short transaction. `synchronous_commit` is off on these
+     * connections: such a commit only matters to the transaction that asked for it, whose own commit
+     * comes later in the WAL and flushes it too.
+     */
+    readonly apartPool: Pool | null,
   ) {}
 
   /** `entities`: default, those the loaded modules registered (DatabaseModule.forEntities). */
@@ -55,6 +62,7 @@ export class DatabaseRuntime {
         config.db.url ? 'postgres' : 'embedded',
         embedded,
         config.db.url && config.db.ackPoolSize > 0 ? ackPool(url, config.db.ackPoolSize) : null,
+        config.db.url ? apartPool(url) : null,
       );
       if (config.db.migrationsRun) {
         const applied = await runMigrationsLocked(dataSource);
@@ -75,9 +83,24 @@ export class DatabaseRuntime {
 
   async close(): Promise<void> {
     await this.ackPool?.end();
+    await this.apartPool?.end();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.embedded?.stop();
   }
+}
+
+/** Connections of the apart pool: its statements are short and few at a time (one per new conversation). */
+const APART_POOL_SIZE = 4;
+
+function apartPool(url: string): Pool {
+  const pool = new Pool({
+    connectionString: url,
+    max: APART_POOL_SIZE,
+    connectionTimeoutMillis: 15_000,
+    options: '-c synchronous_commit=off',
+  });
+  pool.on('error', (error) => new Logger('Database').warn(`Apart pool connection lost: ${error.message}`));
+  return pool;
 }
 
 function ackPool(url: string, size: number): Pool {

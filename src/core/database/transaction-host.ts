@@ -77,6 +77,30 @@ export class TransactionHost {
     return (await pool.query(sql, params)).rows as T[];
   }
 
+  /** Whether `apartRows` can commit beside an open transaction: PostgreSQL (the embedded engine has one session). */
+  get commitsApart(): boolean {
+    return !!this.runtime?.apartPool;
+  }
+
+  /**
+   * Rows of one statement run as a transaction of its own on the runtime's apart pool, committed at
+   * once even while the caller's transaction is open (PostgreSQL only: see `commitsApart`). It sees only
+   * committed data, not the open transaction's. Run again (up to 3 times in all) on a serialization
+   * failure or deadlock: nothing of a failed attempt stays.
+   */
+  async apartRows<T>(sql: string, params: unknown[]): Promise<T[]> {
+    const pool = this.runtime?.apartPool;
+    if (!pool) throw new Error('No apart pool: statements commit apart on PostgreSQL only');
+    for (let attempt = 1; ; attempt++) {
+      dbStatements.inc(); // counted like TypeORM's statements (StatementCountingLogger)
+      try {
+        return (await pool.query(sql, params)).rows as T[];
+      } catch (error) {
+        if (attempt >= 3 || !isRetryable(error)) throw error;
+      }
+    }
+  }
+
   /** Runs `fn` in a transaction (or joins the open one). After-commit hooks run once the outermost commits. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (txStorage.getStore()) return fn();

@@ -19,7 +19,8 @@ export type CacheTopic =
   | 'ai-agents'
   | 'catalogue'
   | 'ticket-settings'
-  | 'default-queue';
+  | 'default-queue'
+  | 'sla-policies';
 
 const TOPICS: readonly CacheTopic[] = [
   'channels',
@@ -29,6 +30,7 @@ const TOPICS: readonly CacheTopic[] = [
   'catalogue',
   'ticket-settings',
   'default-queue',
+  'sla-policies',
 ];
 
 /** The PostgreSQL notification channel every process listens on. */

@@ -53,6 +53,16 @@ export abstract class WorkspaceScopedRepository<T extends WorkspaceOwned> {
     return this.tx.foregroundRows<R>(sql, [this.workspaceId, ...params]);
   }
 
+  /** Whether `apartRows` is available (PostgreSQL; the embedded engine has one session). */
+  protected get commitsApart(): boolean {
+    return this.tx.commitsApart;
+  }
+
+  /** `queryRows` as a transaction of its own, committed at once beside the open one (PostgreSQL: TransactionHost.apartRows). */
+  protected apartRows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.tx.apartRows<R>(sql, [this.workspaceId, ...params]);
+  }
+
   /** Runs `fn` in a transaction of its own, or joins the open one. */
   protected transaction<R>(fn: () => Promise<R>): Promise<R> {
     return this.tx.run(fn);

@@ -5,16 +5,22 @@ import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.rep
 import { AgentStatusEntity, type PresenceStatus } from './agent-status.entity';
 import type { QueueStrategy } from './queue.entity';
 
-/** Conversations an agent is working: assigned and not resolved (ON_HOLD still takes a seat). */
-const openConversationsOf = (userColumn: string): string => `(SELECT count(*)::int FROM conversations c
-   WHERE c.workspace_id = $1 AND c.assignee_id = ${userColumn} AND c.status IN ('OPEN', 'ON_HOLD'))`;
+/**
+ * Seats an agent has taken: conversations assigned and not resolved (ON_HOLD still takes a seat), plus
+ * seats claimed for transactions still running (SQL function `agent_seats_taken`, migration
+ * 1764005000000), as of the statement's snapshot.
+ */
+const seatsTakenBy = (userColumn: string): string => `agent_seats_taken($1, ${userColumn})`;
 
 export const DEFAULT_MAX_CONVERSATIONS = 5;
 
 export interface RoutingCandidate {
   readonly userId: string;
   readonly maxConversations: number;
+  /** Seats taken: open conversations, plus seats claimed by transactions still running. */
   readonly openConversations: number;
+  /** Of those, the seats claimed by running transactions (one that ends unassigned frees its seat). */
+  readonly claimedSeats: number;
   readonly lastAssignedAt: Date | null;
 }
 
@@ -25,6 +31,25 @@ export interface RoutingState {
   readonly lastAssignedUserId: string | null;
   /** ONLINE members with their workload, ordered by user id (the round-robin order). */
   readonly online: RoutingCandidate[];
+}
+
+/** The routing state as read by a transaction, with that transaction's id where seats are claimed apart. */
+export interface RoutingRead extends RoutingState {
+  /** PostgreSQL: the reading transaction's id (`pg_current_xact_id`), the owner of the seat it claims. */
+  readonly owner: string | null;
+}
+
+/** What a seat claim found: the agent who took the seat, or (nobody) other transactions' claims filling the candidates. */
+export interface SeatClaim {
+  readonly userId: string | null;
+  /** Nobody: claims of running transactions on full candidates; one that ends unassigned frees a seat. */
+  readonly pending: readonly string[];
+}
+
+interface ClaimRow {
+  picked: string | null;
+  claim: string | null;
+  pending: string[];
 }
 
 export interface AgentWorkload {
@@ -51,18 +76,21 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
    * last assignment from this queue is the latest (`queue_members.last_assigned_at`): each assignment
    * stamps only its own member row, so moving it never waits behind another transaction.
    */
-  async routingState(queueId: string): Promise<RoutingState | null> {
+  async routingState(queueId: string): Promise<RoutingRead | null> {
     if (!isUuid(queueId)) return null;
     const rows: {
+      owner?: string;
       strategy: Exclude<QueueStrategy, 'MANUAL'>;
       pointer: string | null;
       user_id: string;
       max_conversations: number;
       last_assigned_at: Date | null;
       open: number;
+      claimed: number;
     }[] = await this.query(
-      `SELECT q.strategy, ptr.user_id AS pointer,
-              s.user_id, s.max_conversations, s.last_assigned_at, ${openConversationsOf('s.user_id')} AS open
+      `SELECT q.strategy, ptr.user_id AS pointer,${this.commitsApart ? ' pg_current_xact_id()::text AS owner,' : ''}
+              s.user_id, s.max_conversations, s.last_assigned_at, ${seatsTakenBy('s.user_id')} AS open,
+              agent_seats_claimed($1, s.user_id) AS claimed
        FROM queues q
        JOIN queue_members qm ON qm.workspace_id = q.workspace_id AND qm.queue_id = q.id
        JOIN agent_status s ON s.workspace_id = qm.workspace_id AND s.user_id = qm.user_id
@@ -80,54 +108,56 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
     return {
       strategy: first.strategy,
       lastAssignedUserId: first.pointer,
+      owner: first.owner ?? null,
       online: rows.map((r) => ({
         userId: r.user_id,
         maxConversations: r.max_conversations,
         openConversations: r.open,
+        claimedSeats: r.claimed,
         lastAssignedAt: r.last_assigned_at,
       })),
     };
   }
 
   /**
-   * Locks the first of `userIds` (in that order) that is still ONLINE and whose status row no other
-   * transaction holds, skipping held ones; null when all are held (or gone). With `wait`, only the
-   * first is tried and a held row is waited for. The lock lasts until the transaction ends: it is what
-   * keeps two transactions from taking the same agent's last seat.
+   * Takes a seat of the first of `candidates` (in that order) that is still ONLINE and below capacity,
+   * for the open transaction; returns who, or nobody when every one is full or gone — then with the
+   * claims of other running transactions that fill them, `pending` (SQL function
+   * `claim_agent_seat`: each candidate's `agent_status` row is locked, rows other transactions hold
+   * are skipped first and waited for last, and the seats are counted in the statement after the lock,
+   * which sees every seat the lock's earlier holders took). Stamps the agent's last assignment
+   * (LEAST_BUSY's tie-break) and the queue's round-robin pointer.
+   *
+   * With an `owner` (PostgreSQL) the claim commits at once apart from the open transaction, so the
+   * agent's row is locked only for the claim; the seat is held by a claim row that counts while the
+   * owner runs and that the open transaction deletes here, so its commit hands the seat over to the
+   * assignment it commits (an abort frees it). Without (the embedded engine's one session) the open
+   * transaction keeps the lock until it ends.
    */
-  async lockOnlineAgent(userIds: readonly string[], options: { wait: boolean }): Promise<string | null> {
-    if (userIds.length === 0) return null;
-    const ids = options.wait ? userIds.slice(0, 1) : userIds;
-    const rows: { user_id: string }[] = await this.query(
-      `SELECT s.user_id FROM agent_status s
-       WHERE s.workspace_id = $1 AND s.user_id = ANY($2::uuid[]) AND s.presence = 'ONLINE'
-       ORDER BY array_position($2::uuid[], s.user_id) LIMIT 1
-       FOR UPDATE${options.wait ? '' : ' SKIP LOCKED'}`,
-      [ids],
-    );
-    return rows[0]?.user_id ?? null;
+  async claimSeat(queueId: string, candidates: readonly string[], owner: string | null): Promise<SeatClaim> {
+    if (candidates.length === 0) return { userId: null, pending: [] };
+    const claim = `SELECT c.picked, c.claim, c.pending FROM claim_agent_seat($1, $2, $3::uuid[], $4::xid8) c`;
+    const apart = owner !== null && this.commitsApart;
+    const params = [queueId, candidates, apart ? owner : null];
+    const [seat] = apart
+      ? await this.apartRows<ClaimRow>(claim, params)
+      : await this.queryRows<ClaimRow>(claim, params);
+    if (!seat?.picked) return { userId: null, pending: seat?.pending ?? [] };
+    if (seat.claim) {
+      await this.query(`DELETE FROM agent_seat_claims r WHERE r.workspace_id = $1 AND r.id = $2`, [seat.claim]);
+    }
+    return { userId: seat.picked, pending: [] };
   }
 
   /**
-   * Takes a seat of an agent whose status row this transaction has locked: when the agent is below
-   * capacity, stamps the agent's last assignment (LEAST_BUSY's tie-break) and the queue's round-robin
-   * pointer and returns true; false when full. Must be a statement after the lock: its snapshot then
-   * includes every assignment committed by the lock's previous holders (READ COMMITTED).
+   * Waits until the transactions holding these seat claims have ended (a claim's owner keeps it locked
+   * by deleting it). Afterwards a claim whose owner rolled back no longer counts.
    */
-  async claimSeat(queueId: string, userId: string): Promise<boolean> {
-    const rows: { user_id: string }[] = await this.query(
-      `WITH seat AS (
-         UPDATE agent_status s SET last_assigned_at = clock_timestamp(), updated_at = now()
-         WHERE s.workspace_id = $1 AND s.user_id = $3 AND ${openConversationsOf('s.user_id')} < s.max_conversations
-         RETURNING s.user_id, s.last_assigned_at
-       ), pointer AS (
-         UPDATE queue_members qm SET last_assigned_at = seat.last_assigned_at
-         FROM seat WHERE qm.workspace_id = $1 AND qm.queue_id = $2 AND qm.user_id = seat.user_id
-       )
-       SELECT user_id FROM seat`,
-      [queueId, userId],
+  async awaitClaims(claimIds: readonly string[]): Promise<void> {
+    await this.query(
+      `SELECT r.id FROM agent_seat_claims r WHERE r.workspace_id = $1 AND r.id = ANY($2::uuid[]) FOR KEY SHARE`,
+      [claimIds],
     );
-    return rows.length > 0;
   }
 
   /** Every member with capacity, presence and open conversations (no status row: OFFLINE, default capacity). */
@@ -137,7 +167,7 @@ export class RoutingRepository extends WorkspaceScopedRepository<AgentStatusEnti
         `SELECT m.user_id,
                 coalesce(st.max_conversations, ${DEFAULT_MAX_CONVERSATIONS}) AS max_conversations,
                 coalesce(st.presence, 'OFFLINE') AS presence,
-                ${openConversationsOf('m.user_id')} AS open
+                ${seatsTakenBy('m.user_id')} AS open
          FROM memberships m
          LEFT JOIN agent_status st ON st.workspace_id = m.workspace_id AND st.user_id = m.user_id
          WHERE m.workspace_id = $1

@@ -11,6 +11,7 @@ const member = (
   userId,
   maxConversations,
   openConversations,
+  claimedSeats: 0,
   lastAssignedAt: lastAssignedAt ? new Date(lastAssignedAt) : null,
 });
 
@@ -44,9 +45,7 @@ describe('rankAgents', () => {
   });
 
   it('leaves out members at or above capacity; nobody below capacity → empty', () => {
-    expect(rankAgents(state('ROUND_ROBIN', [member(a, 2, null, 2), member(b, 1, null, 2), member(c, 6)]))).toEqual([
-      b,
-    ]);
+    expect(rankAgents(state('ROUND_ROBIN', [member(a, 2, null, 2), member(b, 1, null, 2), member(c, 6)]))).toEqual([b]);
     expect(rankAgents(state('LEAST_BUSY', [member(a, 5), member(b, 0, null, 0)]))).toEqual([]);
   });
 });

@@ -6,6 +6,9 @@ import { ConversationAssignmentsPort } from './conversation-assignments.port';
 import { QueuesRepository } from './queues.repository';
 import { type RoutingState, RoutingRepository } from './routing.repository';
 
+/** Seat claims of one pick that wait for other transactions' claims before giving up. */
+const MAX_CLAIM_ATTEMPTS = 5;
+
 /**
  * Who gets a conversation (DESIGN §5.2). Only ONLINE members below capacity are picked.
  * ROUND_ROBIN: the next such member (by user id) after the last one assigned — the pointer is the
@@ -15,13 +18,15 @@ import { type RoutingState, RoutingRepository } from './routing.repository';
  * comes ONLINE or frees capacity.
  *
  * Concurrency (any number of workers, nothing in process memory): nothing queue-wide is locked. The
- * candidates are tried in strategy order; each is locked (its `agent_status` row, held until commit,
- * skipping rows other transactions hold) and its open conversations are counted again in a later
- * statement, which sees every assignment its previous holders committed, so capacity is never
- * exceeded; a full one is passed over. Concurrent picks thus spread over the candidates instead of
- * queueing behind one lock. When every remaining candidate is held by another transaction, the pick
- * waits for the first one rather than reporting nobody available. After a full one the members are
- * read again, so the pick does not wait for one that has filled up meanwhile.
+ * candidates are tried in strategy order; each is locked (its `agent_status` row, skipping rows other
+ * transactions hold) and its seats are counted again in a later statement, which sees every seat its
+ * previous holders took, so capacity is never exceeded; a full one is passed over. Concurrent picks
+ * thus spread over the candidates. When every remaining candidate is held, the pick waits for them
+ * rather than reporting nobody available, and when the candidates are full only with seats other
+ * running transactions have claimed, it waits for those transactions and tries again. On PostgreSQL the claim commits apart at once (a claim row
+ * that counts while the picking transaction runs, handed over to its assignment at its commit), so the
+ * agent's row is locked only for the claim, not until the new conversation's transaction commits
+ * (RoutingRepository.claimSeat).
  */
 @Injectable()
 export class RoutingService {
@@ -36,21 +41,16 @@ export class RoutingService {
   /** Picks (and records) the agent for a new conversation of this queue; null when nobody can take it. Joins the open transaction. */
   pickAgent(queueId: string): Promise<string | null> {
     return this.tx.run(async () => {
-      let state = await this.routing.routingState(queueId);
-      const tried = new Set<string>();
-      while (state) {
-        const untried = rankAgents(state).filter((id) => !tried.has(id));
-        if (untried.length === 0) return null;
-        const locked =
-          (await this.routing.lockOnlineAgent(untried, { wait: false })) ??
-          (await this.routing.lockOnlineAgent(untried, { wait: true }));
-        tried.add(locked ?? untried[0]!);
-        if (locked && (await this.routing.claimSeat(queueId, locked))) return locked;
-        // Someone filled it (or it went away) since the read: read again, so members filled meanwhile
-        // are not waited for either (a wait while holding a full agent's lock could deadlock).
-        state = await this.routing.routingState(queueId);
+      const state = await this.routing.routingState(queueId);
+      if (!state) return null;
+      const candidates = rankAgents(state);
+      for (let attempt = 1; ; attempt++) {
+        const seat = await this.routing.claimSeat(queueId, candidates, state.owner);
+        if (seat.userId || seat.pending.length === 0 || attempt >= MAX_CLAIM_ATTEMPTS) return seat.userId;
+        // Full only with seats other running transactions claimed: one that ends without its
+        // assignment frees its seat, so wait for them and try again (as a wait for the agent's lock did).
+        await this.routing.awaitClaims(seat.pending);
       }
-      return null;
     });
   }
 
@@ -95,12 +95,14 @@ export class RoutingService {
 }
 
 /**
- * The members below capacity (as last read) in the order the strategy prefers them (exported for unit
- * tests). ROUND_ROBIN: by user id, starting after the pointer and wrapping around. LEAST_BUSY: fewest
+ * The members below capacity (as last read; seats claimed by running transactions not counted, as they
+ * may still be freed) in the order the strategy prefers them (exported for unit tests). ROUND_ROBIN: by user id, starting after the pointer and wrapping around. LEAST_BUSY: fewest
  * open conversations, then the oldest last assignment (never assigned first), then user id.
  */
 export function rankAgents(state: RoutingState): string[] {
-  const available = state.online.filter((m) => m.openConversations < m.maxConversations);
+  // A seat claimed by a running transaction may still be freed (it ends without the assignment): the
+  // claim waits for such a seat when nobody else has room.
+  const available = state.online.filter((m) => m.openConversations - m.claimedSeats < m.maxConversations);
   if (state.strategy === 'ROUND_ROBIN') {
     const pointer = state.lastAssignedUserId ?? '';
     const after = available.filter((m) => m.userId > pointer);

@@ -5,8 +5,7 @@ import type { TenantContext } from 'src/core/tenancy/tenant-context';
 import { ConversationOpenedHooks, ConversationsService } from 'src/modules/inbox';
 import { ConversationSlasRepository } from './conversation-slas.repository';
 import type { SlaSummaryQuery, SlaSummaryResponse } from './dto/sla-summary.dto';
-import { SlaPoliciesRepository } from './sla-policies.repository';
-import type { SlaPolicyEntity } from './sla-policy.entity';
+import { type ActivePolicy, SlaPoliciesService } from './sla-policies.service';
 import { type DueTimes, type SlaSubject, dueTimes, firstMatchingPolicy } from './sla-match.util';
 import { EMPTY_TARGET, firstResponseFigures, resolutionFigures, toPolicyFigures } from './sla.mapper';
 
@@ -38,7 +37,7 @@ const MAX_SUMMARY_DAYS = 366;
 export class SlaService implements OnModuleInit {
   constructor(
     private readonly tx: TransactionHost,
-    private readonly policies: SlaPoliciesRepository,
+    private readonly policies: SlaPoliciesService,
     private readonly applied: ConversationSlasRepository,
     private readonly conversations: ConversationsService,
     private readonly opened: ConversationOpenedHooks,
@@ -103,7 +102,7 @@ export class SlaService implements OnModuleInit {
     };
   }
 
-  private async match(subject: SlaSubject): Promise<SlaPolicyEntity | null> {
-    return firstMatchingPolicy(await this.policies.findActiveOrdered(), subject);
+  private async match(subject: SlaSubject): Promise<ActivePolicy | null> {
+    return firstMatchingPolicy(await this.policies.activeOrdered(), subject);
   }
 }

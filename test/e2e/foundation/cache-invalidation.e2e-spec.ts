@@ -5,6 +5,7 @@ import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { ChannelDirectory } from 'src/modules/channels';
 import { QueuesService } from 'src/modules/queues';
+import { SlaService } from 'src/modules/sla';
 import { TicketSettingsService } from 'src/modules/tickets';
 import { WorkspacesService } from 'src/modules/workspaces';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
@@ -37,6 +38,24 @@ function ticketPrefix(t: TestApp, workspaceId: string): Promise<string> {
 
 function defaultQueueId(t: TestApp, workspaceId: string): Promise<string> {
   return runAsWorkspace(workspaceId, () => t.app.get(QueuesService).getDefaultId());
+}
+
+/** Minutes from creation to a new ticket's due time under the workspace's matching SLA policy (null: none). */
+async function slaResolutionMinutes(t: TestApp, workspaceId: string): Promise<number | null> {
+  const from = new Date('2026-01-01T00:00:00Z');
+  const due = await runAsWorkspace(workspaceId, () =>
+    t.app.get(SlaService).ticketDueAt({ priority: 'MEDIUM', channelType: null, queueId: null }, from),
+  );
+  return due ? (due.getTime() - from.getTime()) / 60_000 : null;
+}
+
+async function createSlaPolicy(t: TestApp, admin: Session, resolutionMinutes: number): Promise<string> {
+  const res = await t.http
+    .post('/sla/policies')
+    .set(admin.headers)
+    .send({ name: 'Standard', firstResponseMinutes: 10, resolutionMinutes })
+    .expect(201);
+  return String(res.body.id);
 }
 
 /** A second queue made the default through the API (PUT /queues/:id). */
@@ -99,6 +118,27 @@ describe('cache invalidation', () => {
     const second = await makeNewDefaultQueue(a, ws, 'Second line');
     expect(second).not.toBe(first);
     expect(await defaultQueueId(a, ws.workspaceId)).toBe(second);
+  });
+
+  it('in one process: SLA policies, memory between changes, a change through the API at once', async () => {
+    const ws = await signupWorkspace(a, 'SLA');
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBeNull();
+    const id = await createSlaPolicy(a, ws, 120);
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBe(120);
+    // Served from memory: a change nobody reported is not seen...
+    await a.app
+      .get(DataSource)
+      .query(`UPDATE sla_policies SET resolution_minutes = 5 WHERE workspace_id = $1`, [ws.workspaceId]);
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBe(120);
+    // ...those made through the service are.
+    await a.http.put(`/sla/policies/${id}`).set(ws.headers).send({ resolutionMinutes: 60 }).expect(200);
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBe(60);
+    await a.http.put(`/sla/policies/${id}`).set(ws.headers).send({ active: false }).expect(200);
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBeNull();
+    await a.http.put(`/sla/policies/${id}`).set(ws.headers).send({ active: true }).expect(200);
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBe(60);
+    await a.http.delete(`/sla/policies/${id}`).set(ws.headers).expect(204);
+    expect(await slaResolutionMinutes(a, ws.workspaceId)).toBeNull();
   });
 
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
@@ -174,6 +214,18 @@ describe('cache invalidation', () => {
       const second = await makeNewDefaultQueue(a, ws, 'Escalations');
       expect(second).not.toBe(queue);
       await eventually(async () => expect(await defaultQueueId(b, ws.workspaceId)).toBe(second), 2_000, 5);
+    });
+
+    it("SLA policies created, changed and deleted through one instance reach the other's cache at commit", async () => {
+      await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 5_000);
+      const ws = await signupWorkspace(a, 'Two processes SLA');
+      expect(await slaResolutionMinutes(b, ws.workspaceId)).toBeNull();
+      const id = await createSlaPolicy(a, ws, 90);
+      await eventually(async () => expect(await slaResolutionMinutes(b, ws.workspaceId)).toBe(90), 2_000, 5);
+      await a.http.put(`/sla/policies/${id}`).set(ws.headers).send({ resolutionMinutes: 30 }).expect(200);
+      await eventually(async () => expect(await slaResolutionMinutes(b, ws.workspaceId)).toBe(30), 2_000, 5);
+      await a.http.delete(`/sla/policies/${id}`).set(ws.headers).expect(204);
+      await eventually(async () => expect(await slaResolutionMinutes(b, ws.workspaceId)).toBeNull(), 2_000, 5);
     });
 
     it('a lost LISTEN connection: reads per event until it is back, then memory again', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { ConversationOpener } from 'src/modules/inbox';
 import { RoutingService } from 'src/modules/queues';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { type Session, addMember, apiToken, setPlan, signupWorkspace } from '../../utils/sessions';
@@ -301,7 +302,12 @@ describe('Queues, capacity, presence and routing', () => {
   });
 
   /** Many new senders at once (processed concurrently by the workers on PostgreSQL); returns the conversations. */
-  async function inboundBurst(admin: Session, channel: CustomChannel, prefix: string, n: number): Promise<Conversation[]> {
+  async function inboundBurst(
+    admin: Session,
+    channel: CustomChannel,
+    prefix: string,
+    n: number,
+  ): Promise<Conversation[]> {
     const acks = await Promise.all(
       Array.from({ length: n }, (_, i) =>
         postCustom(t, channel, { senderId: `${prefix}-${i}`, text: `burst ${i}` }).expect(200),
@@ -379,39 +385,123 @@ describe('Queues, capacity, presence and routing', () => {
   });
 
   // Two transactions at once need two sessions: PostgreSQL only (the embedded engine has one).
-  (process.env.DATABASE_URL ? it : it.skip)(
-    'a pick waits for a candidate another transaction holds instead of reporting nobody available',
+  const onPostgres = process.env.DATABASE_URL ? it : it.skip;
+
+  /**
+   * A transaction that picks an agent of the queue (and, with `contactId`, opens that contact's
+   * conversation, assigned to whoever was picked), then stays open until released.
+   */
+  function heldPick(admin: Session, queueId: string, open?: { channelId: string; contactId: string }) {
+    const routing = t.app.get(RoutingService);
+    const opener = t.app.get(ConversationOpener);
+    const tx = t.app.get(TransactionHost);
+    let release!: (outcome: 'commit' | 'rollback') => void;
+    const released = new Promise<'commit' | 'rollback'>((resolve) => (release = resolve));
+    let picked!: (userId: string | null) => void;
+    const pick = new Promise<string | null>((resolve) => (picked = resolve));
+    const done = runAsWorkspace(admin.workspaceId, () =>
+      tx
+        .run(async () => {
+          if (open) {
+            const { conversation } = await opener.openFor({
+              channel: { id: open.channelId, type: 'CUSTOM' },
+              contactId: open.contactId,
+              externalId: `held-${open.contactId}`,
+              queueId,
+            });
+            picked(conversation.assigneeId);
+          } else {
+            picked(await routing.pickAgent(queueId));
+          }
+          if ((await released) === 'rollback') throw new Error('rolled back on purpose');
+        })
+        .catch((error: Error) => {
+          if (error.message !== 'rolled back on purpose') throw error;
+        }),
+    );
+    return { pick, release, done };
+  }
+
+  /** A pick in a transaction of its own; `result()` is undefined while it has not answered. */
+  function laterPick(admin: Session, queueId: string) {
+    let answer: string | null | undefined;
+    const routing = t.app.get(RoutingService);
+    const done = runAsWorkspace(admin.workspaceId, () => routing.pickAgent(queueId)).then(
+      (userId) => (answer = userId),
+    );
+    return { done, result: () => answer };
+  }
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+
+  onPostgres('a pick does not wait for a transaction that took another seat of the same agent', async () => {
+    const { admin, defaultQueueId } = await workspace();
+    const agent = await onlineAgent(t, admin);
+    await setMembers(admin, defaultQueueId, [agent]);
+    const holder = heldPick(admin, defaultQueueId);
+    expect(await holder.pick).toBe(agent.userId);
+    // The agent has seats left (5 by default): the second pick answers while the first is still open.
+    const second = laterPick(admin, defaultQueueId);
+    await second.done;
+    expect(second.result()).toBe(agent.userId);
+    holder.release('commit');
+    await holder.done;
+  });
+
+  onPostgres(
+    'a pick waits for a transaction holding the last seat and takes it when that one ends without the assignment',
     async () => {
       const { admin, defaultQueueId } = await workspace();
       const agent = await onlineAgent(t, admin);
       await setMembers(admin, defaultQueueId, [agent]);
-      const routing = t.app.get(RoutingService);
-      const tx = t.app.get(TransactionHost);
-      const pick = () => runAsWorkspace(admin.workspaceId, () => routing.pickAgent(defaultQueueId));
-
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let firstPicked!: (userId: string | null) => void;
-      const first = new Promise<string | null>((resolve) => (firstPicked = resolve));
-      const holder = runAsWorkspace(admin.workspaceId, () =>
-        tx.run(async () => {
-          firstPicked(await routing.pickAgent(defaultQueueId));
-          await held;
-        }),
-      );
-      expect(await first).toBe(agent.userId);
-
-      let second: string | null | undefined;
-      const waiting = pick().then((userId) => (second = userId));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(second).toBeUndefined();
-      release();
-      await holder;
-      await waiting;
-      // The holder assigned nothing in the end, so the seat is free: the waiting pick takes it.
-      expect(second).toBe(agent.userId);
+      await t.http
+        .put('/queues/capacity')
+        .set(admin.headers)
+        .send({ agents: [{ userId: agent.userId, maxConversations: 1 }] })
+        .expect(200);
+      for (const outcome of ['rollback', 'commit'] as const) {
+        // The holder picks but assigns nothing (rolled back, or committed without a conversation).
+        const holder = heldPick(admin, defaultQueueId);
+        expect(await holder.pick).toBe(agent.userId);
+        const second = laterPick(admin, defaultQueueId);
+        await settle();
+        expect(second.result()).toBeUndefined();
+        holder.release(outcome);
+        await holder.done;
+        await second.done;
+        expect(second.result()).toBe(agent.userId);
+      }
     },
   );
+
+  onPostgres('two concurrent new conversations never take more seats than the agent has', async () => {
+    const { admin, channel, defaultQueueId } = await workspace();
+    const agent = await onlineAgent(t, admin);
+    await setMembers(admin, defaultQueueId, [agent]);
+    await t.http
+      .put('/queues/capacity')
+      .set(admin.headers)
+      .send({ agents: [{ userId: agent.userId, maxConversations: 1 }] })
+      .expect(200);
+    const contact = async (name: string): Promise<string> =>
+      (await t.http.post('/contacts').set(admin.headers).send({ name }).expect(201)).body.id;
+    const first = heldPick(admin, defaultQueueId, { channelId: channel.id, contactId: await contact('First') });
+    expect(await first.pick).toBe(agent.userId);
+    // The first conversation is not committed yet; the agent's one seat is taken all the same.
+    const second = heldPick(admin, defaultQueueId, { channelId: channel.id, contactId: await contact('Second') });
+    await settle();
+    first.release('commit');
+    await first.done;
+    expect(await second.pick).toBeNull();
+    second.release('commit');
+    await second.done;
+    const open = await sql<{ n: number }>(
+      t,
+      `SELECT count(*)::int AS n FROM conversations WHERE workspace_id = $1 AND assignee_id = $2 AND status = 'OPEN'`,
+      [admin.workspaceId, agent.userId],
+    );
+    expect(open[0]?.n).toBe(1);
+  });
 
   it('MANUAL assigns nobody; agents without view_all see only their own and unassigned conversations of their queues', async () => {
     const { admin, channel, defaultQueueId } = await workspace();
