@@ -95,13 +95,17 @@ export async function setupInbox(service: Service, outboundUrl: string): Promise
   };
 }
 
+/** What a bench message says after its `bench <tag>-<i>` prefix (by default, nothing a stage acts on). */
+export type MessageText = (i: number) => string;
+const PLAIN_TEXT: MessageText = () => 'message from the load generator';
+
 /** Signed request i of a phase: a unique text (`bench <tag>-<i> …`) so the bench can find it among stored rows. */
-export function signed(secret: string, tag: string, senders: number) {
+export function signed(secret: string, tag: string, senders: number, text: MessageText = PLAIN_TEXT) {
   return (i: number) => {
     const body = JSON.stringify({
       senderId: `${tag}-s${i % senders}`,
       senderName: `Customer ${i % senders}`,
-      text: `bench ${tag}-${i} message from the load generator`,
+      text: `bench ${tag}-${i} ${text(i)}`,
     });
     const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     return { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } };
@@ -260,6 +264,7 @@ export async function burst(
   tag: string,
   messages: number,
   senders: number,
+  text?: MessageText,
 ): Promise<BurstResult> {
   const before = await settledCounts(p);
   const started = Date.now();
@@ -268,7 +273,7 @@ export async function burst(
     connections: 20,
     durationMs: 900_000,
     count: messages,
-    build: signed(channel.secret, tag, senders),
+    build: signed(channel.secret, tag, senders, text),
   });
   await waitDrained(db, 900_000);
   const after = await settledCounts(p);
