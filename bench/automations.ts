@@ -116,7 +116,9 @@ async function rounds(ctx: BenchContext, p: PipelineService): Promise<BenchRow[]
       lastTag = `a${n++}x${Date.now().toString(36)}`;
       return burst(p, db, channel, lastTag, messages, senders, text).then((b) => {
         if (process.env.BENCH_VERBOSE)
-          ctx.log(`${label}: ${describeBurst(b)}\n${b.topStatements.map(([k, v]) => `  ${(v / messages).toFixed(2)}  ${k}`).join('\n')}`);
+          ctx.log(
+            `${label}: ${describeBurst(b)}\n${b.topStatements.map(([k, v]) => `  ${(v / messages).toFixed(2)}  ${k}`).join('\n')}`,
+          );
         return b;
       });
     };

@@ -177,10 +177,15 @@ export async function forEachEngine(
 ): Promise<void> {
   const preload = join(__dirname, 'statement-counter.js');
   // BENCH_CPU_PROF=<dir>: the preload also writes a CPU profile of the pipeline process when it stops.
-  const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {};
+  const profile: Record<string, string> = process.env.BENCH_CPU_PROF
+    ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF }
+    : {};
   const counted = (dir: string): { env: Record<string, string>; nodeArgs: string[] } =>
     options.countStatements
-      ? { env: { BENCH_STATEMENT_COUNT_FILE: join(dir, 'statements.json'), ...profile }, nodeArgs: ['--require', preload] }
+      ? {
+          env: { BENCH_STATEMENT_COUNT_FILE: join(dir, 'statements.json'), ...profile },
+          nodeArgs: ['--require', preload],
+        }
       : { env: {}, nodeArgs: [] };
   if (ctx.embedded)
     await withDataDir(async (dir) => {

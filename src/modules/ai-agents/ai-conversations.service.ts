@@ -4,7 +4,7 @@ import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidatio
 import { AppException } from 'src/core/errors/app.exception';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
-import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
 import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
 import { ConversationsService, type MessageResponse, MessagesService } from 'src/modules/inbox';
@@ -46,8 +46,8 @@ const SUGGESTION_SETTINGS = {
 @Injectable()
 export class AiConversationsService implements OnModuleInit {
   private readonly logger = new Logger('AiAgent');
-  /** Per workspace and channel: whether an active agent answers there (most channels have none). */
-  private readonly channelsWithAgent: TopicCache<boolean>;
+  /** Per workspace and channel: the active agent answering there (most channels have none). */
+  private readonly agentByChannel: TopicCache<{ readonly agent: AiAgentEntity | null }>;
 
   constructor(
     private readonly pipeline: InboundPipeline,
@@ -62,7 +62,7 @@ export class AiConversationsService implements OnModuleInit {
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     invalidation: CacheInvalidation,
   ) {
-    this.channelsWithAgent = new TopicCache(invalidation, 'ai-agents');
+    this.agentByChannel = new TopicCache(invalidation, 'ai-agents');
   }
 
   onModuleInit(): void {
@@ -80,21 +80,36 @@ export class AiConversationsService implements OnModuleInit {
     });
   }
 
+  /**
+   * The active agent answering on a channel of the caller's workspace (none: null), from memory while
+   * cross-process invalidation is up: every agent write tells every process at commit.
+   */
+  async activeAgentFor(channelId: string): Promise<AiAgentEntity | null> {
+    const workspaceId = getTenantContext().workspaceId;
+    const cached = await this.agentByChannel.get(`${workspaceId}:${channelId}`, async () => ({
+      agent: await this.agents.findActiveForChannel(channelId),
+    }));
+    return cached.agent;
+  }
+
+  /**
+   * Stage 410. Per message: the channel's agent from memory, the conversation's AI state (one
+   * unique-key read; none for a conversation this event created: nothing can have handed it off
+   * yet), then the answer. BUILTIN reads the conversation's earlier messages only when this message
+   * names no product ("how much is it?"); a question that does is answered from itself.
+   */
   private async agentStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
     if (!context.message.text?.trim()) return 'continue';
-    const lookUp = () => this.agents.findActiveForConversation(context.channel.id, context.conversation.id);
-    // A channel known to have no active agent costs no statement (any agent write invalidates, in every process).
-    let found: Awaited<ReturnType<typeof lookUp>> | undefined;
-    const hasAgent = await this.channelsWithAgent.get(`${context.workspaceId}:${context.channel.id}`, async () => {
-      found = await lookUp();
-      return found !== null;
-    });
-    if (!hasAgent) return 'continue';
-    found ??= await lookUp();
-    if (!found || found.conversationStatus !== 'ACTIVE') return 'continue';
-    const agent = found.agent;
+    const agent = await this.activeAgentFor(context.channel.id);
+    if (!agent) return 'continue';
+    if (!context.conversationCreated && (await this.states.statusOf(context.conversation.id)) !== 'ACTIVE') {
+      return 'continue';
+    }
     if (agent.provider === 'BUILTIN') {
-      const run = await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
+      const own = toTurns([context.message]);
+      const run = own.length
+        ? await this.responder.respond(settingsOf(agent), own, () => this.turns(context.conversation.id))
+        : await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
       await this.deliver(agent, context.conversation.id, run);
       return 'handled';
     }
