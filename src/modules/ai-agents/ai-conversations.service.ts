@@ -22,6 +22,9 @@ export interface AiAgentReplyJobData extends JobPayload {
   readonly agentId: string | null;
 }
 
+/** A conversation to reply in: by id, or as the pipeline holds it (no re-read). */
+type ReplyTo = string | { readonly id: string; readonly channelId: string };
+
 /** What drafts a suggested reply when no agent answers: the catalogue, no handoff keywords. */
 const SUGGESTION_SETTINGS = {
   id: null,
@@ -110,7 +113,8 @@ export class AiConversationsService implements OnModuleInit {
       const run = own.length
         ? await this.responder.respond(settingsOf(agent), own, () => this.turns(context.conversation.id))
         : await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
-      await this.deliver(agent, context.conversation.id, run);
+      const { id, channelId } = context.conversation;
+      await this.deliver(agent, { id, channelId }, run);
       return 'handled';
     }
     await this.enqueue(context, agent.id);
@@ -173,19 +177,20 @@ export class AiConversationsService implements OnModuleInit {
   }
 
   /** Sends the answer (text, then images) as AI replies, or hands off (its message once). */
-  private async deliver(agent: AiAgentEntity, conversationId: string, run: AgentRun): Promise<void> {
+  private async deliver(agent: AiAgentEntity, conversation: ReplyTo, run: AgentRun): Promise<void> {
     const sender = { type: 'AI' as const, id: null };
+    const conversationId = typeof conversation === 'string' ? conversation : conversation.id;
     if (run.handoff) {
       await this.states.handOff(conversationId, agent.id, run.reason ?? 'no confident answer');
       if (agent.handoffMessage?.trim()) {
-        await this.messages.sendReply(conversationId, { text: agent.handoffMessage.trim() }, sender);
+        await this.messages.sendReply(conversation, { text: agent.handoffMessage.trim() }, sender);
       }
       return;
     }
     if (run.reason) this.logger.log({ conversationId, agentId: agent.id, reason: run.reason }, 'AI answer fallback');
-    if (run.text.trim()) await this.messages.sendReply(conversationId, { text: run.text }, sender);
+    if (run.text.trim()) await this.messages.sendReply(conversation, { text: run.text }, sender);
     for (const image of run.images) {
-      await this.messages.sendReply(conversationId, { imageUrl: image.url, text: image.caption }, sender);
+      await this.messages.sendReply(conversation, { imageUrl: image.url, text: image.caption }, sender);
     }
   }
 
