@@ -51,8 +51,8 @@ export class AiResponder {
   ) {}
 
   /**
-   * `turns`: the conversation so far, its last customer turn being the message to answer. With
-   * `earlier`, `turns` is that message alone and `earlier` reads the whole conversation (ending with
+   * `given`: the conversation so far, its last customer turn being the message to answer. With
+   * `earlier`, `given` is that message alone and `earlier` reads the whole conversation (ending with
    * it) — BUILTIN calls it only when the message names no product; other providers always.
    */
   async respond(
