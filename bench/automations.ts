@@ -9,6 +9,11 @@
  *      ≥ 80 % of (1). Rounds alternate (none, 50, none, 50 in full mode) so drift of the machine
  *      affects both alike; the best of each is compared;
  *   3. 50 rules plus an active built-in AI agent on the channel — goal ≥ 250 msg/s with Redis workers.
+ *      Before this round the workspace gets a small catalogue (PRODUCTS items, through the API), and
+ *      every message of the round asks about one of them ("how much is the Aurora Kettle?"), so the
+ *      agent answers each message from the catalogue (an AI reply stored in the event's transaction
+ *      and delivered to the channel) instead of handing off once per conversation and staying silent.
+ *      The round counts the AI replies stored, the handoffs and the replies the channel received.
  * Every round sends its messages from new customers (ten messages each), so each round creates the
  * same share of contacts, conversations, assignments and tickets.
  */
@@ -29,6 +34,37 @@ import { type BenchContext, type BenchRow, atLeast, round } from './lib/types';
 export const name = 'automations';
 
 const RULES = 50;
+
+/** The agent round's catalogue: one item per brand × noun, each asked about by name. */
+const BRANDS = ['Aurora', 'Nimbus', 'Orbit', 'Pulse', 'Zenith'];
+const NOUNS = ['Kettle', 'Toaster', 'Blender', 'Speaker', 'Lamp', 'Backpack'];
+const PRODUCTS = BRANDS.flatMap((brand) => NOUNS.map((noun) => `${brand} ${noun}`));
+
+async function addCatalogue(p: PipelineService, channel: InboxChannel): Promise<void> {
+  for (const [i, name] of PRODUCTS.entries()) {
+    await call(p.service.base, 'POST', '/catalog', channel.headers, {
+      name,
+      price: 20 + i,
+      currency: 'USD',
+      sku: `BENCH-${i}`,
+      stock: 5 + i,
+      description: `${name}: a bench product.`,
+    });
+  }
+}
+
+/** Message i of the agent round: a question about one product (every product asked in turn). */
+const question = (i: number): string => `how much is the ${PRODUCTS[i % PRODUCTS.length]!.toLowerCase()}?`;
+
+/** What the AI agent did in a round: replies stored, conversations handed off, replies the channel got. */
+async function aiOutcome(db: Client, tag: string): Promise<{ replies: number; handoffs: number }> {
+  const { rows } = await db.query(
+    `WITH conv AS (SELECT DISTINCT m.conversation_id AS id FROM messages m WHERE m.text LIKE 'bench ${tag}-%' AND m.direction = 'INBOUND')
+     SELECT (SELECT count(*)::int FROM messages m JOIN conv ON conv.id = m.conversation_id WHERE m.sender_type = 'AI') AS replies,
+            (SELECT count(*)::int FROM ai_conversation_states s JOIN conv ON conv.id = s.conversation_id WHERE s.status = 'HANDED_OFF') AS handoffs`,
+  );
+  return rows[0] as { replies: number; handoffs: number };
+}
 
 /** Rule i: active on message.received, matching none of the bench's messages. */
 function rule(i: number, active: boolean) {
@@ -74,11 +110,15 @@ async function rounds(ctx: BenchContext, p: PipelineService): Promise<BenchRow[]
   try {
     const channel = await setupInbox(p.service, `${replies.url}/replies`);
     let n = 0;
-    const next = (label: string) => {
+    let lastTag = '';
+    const next = (label: string, text?: (i: number) => string) => {
       ctx.log(`automations (${p.engine}): ${label}, ${messages} messages from ${senders} new customers`);
-      return burst(p, db, channel, `a${n++}x${Date.now().toString(36)}`, messages, senders).then((b) => {
+      lastTag = `a${n++}x${Date.now().toString(36)}`;
+      return burst(p, db, channel, lastTag, messages, senders, text).then((b) => {
         if (process.env.BENCH_VERBOSE)
-          ctx.log(`${label}: ${describeBurst(b)}\n${b.topStatements.map(([k, v]) => `  ${(v / messages).toFixed(2)}  ${k}`).join('\n')}`);
+          ctx.log(
+            `${label}: ${describeBurst(b)}\n${b.topStatements.map(([k, v]) => `  ${(v / messages).toFixed(2)}  ${k}`).join('\n')}`,
+          );
         return b;
       });
     };
@@ -94,12 +134,20 @@ async function rounds(ctx: BenchContext, p: PipelineService): Promise<BenchRow[]
       await setActive(p, channel, ids, true);
       fifty.push(await next(`${RULES} non-matching rules (again)`));
     }
+    await addCatalogue(p, channel);
     const agent = await call(p.service.base, 'POST', '/ai-agents', channel.headers, {
       name: 'Bench agent',
       provider: 'BUILTIN',
       channelIds: [channel.id],
     });
-    const withAgent = await next(`${RULES} rules + an active AI agent`);
+    const delivered = replies.count('replies');
+    const withAgent = await next(`${RULES} rules + an active AI agent`, question);
+    const ai = await aiOutcome(db, lastTag);
+    const deliveredToChannel = replies.count('replies') - delivered;
+    ctx.log(
+      `AI agent round: ${ai.replies} AI replies stored, ${ai.handoffs} conversations handed off, ` +
+        `${deliveredToChannel} replies received by the channel (all rounds' outbound included)`,
+    );
     const runs = await call(p.service.base, 'GET', `/automations/runs?automationId=${ids[0]}&limit=1`, channel.headers);
     await call(p.service.base, 'DELETE', `/ai-agents/${String(agent.id)}`, channel.headers).catch(() => undefined);
 
@@ -133,7 +181,15 @@ async function rounds(ctx: BenchContext, p: PipelineService): Promise<BenchRow[]
         ...(redis ? atLeast(withAgent.rate, 250) : {}),
         ratio: round(bestNone.rate > 0 ? withAgent.rate / bestNone.rate : 0, 3),
         baseline: `pipeline without automations ${bestNone.rate.toFixed(0)} msg/s`,
-        note: describeBurst(withAgent),
+        note: `${describeBurst(withAgent)}; AI replies stored ${ai.replies}, handoffs ${ai.handoffs}, replies received by the channel during the round ${deliveredToChannel}`,
+      },
+      {
+        figure: `messages answered by the AI agent, agent round (${p.engine})`,
+        value: ai.replies,
+        unit: 'replies',
+        target: `= ${messages}`,
+        correctness: true,
+        pass: ai.replies === messages && ai.handoffs === 0,
       },
       ...(bestNone.statementsPerMessage === null
         ? []

@@ -95,13 +95,17 @@ export async function setupInbox(service: Service, outboundUrl: string): Promise
   };
 }
 
+/** What a bench message says after its `bench <tag>-<i>` prefix (by default, nothing a stage acts on). */
+export type MessageText = (i: number) => string;
+const PLAIN_TEXT: MessageText = () => 'message from the load generator';
+
 /** Signed request i of a phase: a unique text (`bench <tag>-<i> …`) so the bench can find it among stored rows. */
-export function signed(secret: string, tag: string, senders: number) {
+export function signed(secret: string, tag: string, senders: number, text: MessageText = PLAIN_TEXT) {
   return (i: number) => {
     const body = JSON.stringify({
       senderId: `${tag}-s${i % senders}`,
       senderName: `Customer ${i % senders}`,
-      text: `bench ${tag}-${i} message from the load generator`,
+      text: `bench ${tag}-${i} ${text(i)}`,
     });
     const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
     return { body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } };
@@ -173,10 +177,15 @@ export async function forEachEngine(
 ): Promise<void> {
   const preload = join(__dirname, 'statement-counter.js');
   // BENCH_CPU_PROF=<dir>: the preload also writes a CPU profile of the pipeline process when it stops.
-  const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {};
+  const profile: Record<string, string> = process.env.BENCH_CPU_PROF
+    ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF }
+    : {};
   const counted = (dir: string): { env: Record<string, string>; nodeArgs: string[] } =>
     options.countStatements
-      ? { env: { BENCH_STATEMENT_COUNT_FILE: join(dir, 'statements.json'), ...profile }, nodeArgs: ['--require', preload] }
+      ? {
+          env: { BENCH_STATEMENT_COUNT_FILE: join(dir, 'statements.json'), ...profile },
+          nodeArgs: ['--require', preload],
+        }
       : { env: {}, nodeArgs: [] };
   if (ctx.embedded)
     await withDataDir(async (dir) => {
@@ -260,6 +269,7 @@ export async function burst(
   tag: string,
   messages: number,
   senders: number,
+  text?: MessageText,
 ): Promise<BurstResult> {
   const before = await settledCounts(p);
   const started = Date.now();
@@ -268,7 +278,7 @@ export async function burst(
     connections: 20,
     durationMs: 900_000,
     count: messages,
-    build: signed(channel.secret, tag, senders),
+    build: signed(channel.secret, tag, senders, text),
   });
   await waitDrained(db, 900_000);
   const after = await settledCounts(p);

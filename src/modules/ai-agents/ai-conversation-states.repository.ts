@@ -9,8 +9,13 @@ export class AiConversationStatesRepository extends WorkspaceScopedRepository<Ai
     super(tx, AiConversationStateEntity, 's', 'AI conversation state');
   }
 
-  findByConversation(conversationId: string): Promise<AiConversationStateEntity | null> {
-    return this.scopedQuery().andWhere('s.conversation_id = :conversationId', { conversationId }).getOne();
+  /** The conversation's state (null: none, i.e. ACTIVE): one unique-key read, no entity built. */
+  async statusOf(conversationId: string): Promise<AiConversationStatus | null> {
+    const rows: { status: AiConversationStatus }[] = await this.query(
+      `SELECT status FROM ai_conversation_states WHERE workspace_id = $1 AND conversation_id = $2`,
+      [conversationId],
+    );
+    return rows[0]?.status ?? null;
   }
 
   /** One statement: creates or overwrites the conversation's state. */

@@ -12,7 +12,7 @@ export class AiConversationStatesService {
   constructor(private readonly states: AiConversationStatesRepository) {}
 
   async statusOf(conversationId: string): Promise<AiConversationStatus> {
-    return (await this.states.findByConversation(conversationId))?.status ?? 'ACTIVE';
+    return (await this.states.statusOf(conversationId)) ?? 'ACTIVE';
   }
 
   handToAi(conversationId: string): Promise<void> {

@@ -4,7 +4,7 @@ import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidatio
 import { AppException } from 'src/core/errors/app.exception';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
-import type { TenantContext } from 'src/core/tenancy/tenant-context';
+import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
 import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
 import { ConversationsService, type MessageResponse, MessagesService } from 'src/modules/inbox';
@@ -21,6 +21,9 @@ export interface AiAgentReplyJobData extends JobPayload {
   /** Null: draft a suggested reply (no agent answers this conversation). */
   readonly agentId: string | null;
 }
+
+/** A conversation to reply in: by id, or as the pipeline holds it (no re-read). */
+type ReplyTo = string | { readonly id: string; readonly channelId: string };
 
 /** What drafts a suggested reply when no agent answers: the catalogue, no handoff keywords. */
 const SUGGESTION_SETTINGS = {
@@ -46,8 +49,8 @@ const SUGGESTION_SETTINGS = {
 @Injectable()
 export class AiConversationsService implements OnModuleInit {
   private readonly logger = new Logger('AiAgent');
-  /** Per workspace and channel: whether an active agent answers there (most channels have none). */
-  private readonly channelsWithAgent: TopicCache<boolean>;
+  /** Per workspace and channel: the active agent answering there (most channels have none). */
+  private readonly agentByChannel: TopicCache<{ readonly agent: AiAgentEntity | null }>;
 
   constructor(
     private readonly pipeline: InboundPipeline,
@@ -62,7 +65,7 @@ export class AiConversationsService implements OnModuleInit {
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     invalidation: CacheInvalidation,
   ) {
-    this.channelsWithAgent = new TopicCache(invalidation, 'ai-agents');
+    this.agentByChannel = new TopicCache(invalidation, 'ai-agents');
   }
 
   onModuleInit(): void {
@@ -80,22 +83,38 @@ export class AiConversationsService implements OnModuleInit {
     });
   }
 
+  /**
+   * The active agent answering on a channel of the caller's workspace (none: null), from memory while
+   * cross-process invalidation is up: every agent write tells every process at commit.
+   */
+  async activeAgentFor(channelId: string): Promise<AiAgentEntity | null> {
+    const workspaceId = getTenantContext().workspaceId;
+    const cached = await this.agentByChannel.get(`${workspaceId}:${channelId}`, async () => ({
+      agent: await this.agents.findActiveForChannel(channelId),
+    }));
+    return cached.agent;
+  }
+
+  /**
+   * Stage 410. Per message: the channel's agent from memory, the conversation's AI state (one
+   * unique-key read; none for a conversation this event created: nothing can have handed it off
+   * yet), then the answer. BUILTIN reads the conversation's earlier messages only when this message
+   * names no product ("how much is it?"); a question that does is answered from itself.
+   */
   private async agentStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
     if (!context.message.text?.trim()) return 'continue';
-    const lookUp = () => this.agents.findActiveForConversation(context.channel.id, context.conversation.id);
-    // A channel known to have no active agent costs no statement (any agent write invalidates, in every process).
-    let found: Awaited<ReturnType<typeof lookUp>> | undefined;
-    const hasAgent = await this.channelsWithAgent.get(`${context.workspaceId}:${context.channel.id}`, async () => {
-      found = await lookUp();
-      return found !== null;
-    });
-    if (!hasAgent) return 'continue';
-    found ??= await lookUp();
-    if (!found || found.conversationStatus !== 'ACTIVE') return 'continue';
-    const agent = found.agent;
+    const agent = await this.activeAgentFor(context.channel.id);
+    if (!agent) return 'continue';
+    if (!context.conversationCreated && (await this.states.statusOf(context.conversation.id)) !== 'ACTIVE') {
+      return 'continue';
+    }
     if (agent.provider === 'BUILTIN') {
-      const run = await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
-      await this.deliver(agent, context.conversation.id, run);
+      const own = toTurns([context.message]);
+      const run = own.length
+        ? await this.responder.respond(settingsOf(agent), own, () => this.turns(context.conversation.id))
+        : await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
+      const { id, channelId } = context.conversation;
+      await this.deliver(agent, { id, channelId }, run);
       return 'handled';
     }
     await this.enqueue(context, agent.id);
@@ -167,19 +186,20 @@ export class AiConversationsService implements OnModuleInit {
   }
 
   /** Sends the answer (text, then images) as AI replies, or hands off (its message once). */
-  private async deliver(agent: AiAgentEntity, conversationId: string, run: AgentRun): Promise<void> {
+  private async deliver(agent: AiAgentEntity, conversation: ReplyTo, run: AgentRun): Promise<void> {
     const sender = { type: 'AI' as const, id: null };
+    const conversationId = typeof conversation === 'string' ? conversation : conversation.id;
     if (run.handoff) {
       await this.states.handOff(conversationId, agent.id, run.reason ?? 'no confident answer');
       if (agent.handoffMessage?.trim()) {
-        await this.messages.sendReply(conversationId, { text: agent.handoffMessage.trim() }, sender);
+        await this.messages.sendReply(conversation, { text: agent.handoffMessage.trim() }, sender);
       }
       return;
     }
     if (run.reason) this.logger.log({ conversationId, agentId: agent.id, reason: run.reason }, 'AI answer fallback');
-    if (run.text.trim()) await this.messages.sendReply(conversationId, { text: run.text }, sender);
+    if (run.text.trim()) await this.messages.sendReply(conversation, { text: run.text }, sender);
     for (const image of run.images) {
-      await this.messages.sendReply(conversationId, { imageUrl: image.url, text: image.caption }, sender);
+      await this.messages.sendReply(conversation, { imageUrl: image.url, text: image.caption }, sender);
     }
   }
 

@@ -6,6 +6,10 @@ import { parseQuestion } from './builtin/question';
 import { type ChatMessage, LlmClient } from './llm/llm-client';
 import { unknownPrices } from './llm/price-guard';
 
+function customerTexts(turns: readonly Turn[]): string[] {
+  return turns.filter((t) => t.role === 'customer').map((t) => t.text);
+}
+
 /** Turns of the conversation the LLM sees (issue 13: the last 20 messages). */
 export const LLM_HISTORY = 20;
 
@@ -46,8 +50,27 @@ export class AiResponder {
     private readonly llm: LlmClient,
   ) {}
 
-  async respond(agent: AgentSettings, turns: readonly Turn[]): Promise<AgentRun> {
-    const customer = turns.filter((t) => t.role === 'customer').map((t) => t.text);
+  /**
+   * `given`: the conversation so far, its last customer turn being the message to answer. With
+   * `earlier`, `given` is that message alone and `earlier` reads the whole conversation (ending with
+   * it) — BUILTIN calls it only when the message names no product; other providers always.
+   */
+  async respond(
+    agent: AgentSettings,
+    given: readonly Turn[],
+    earlier?: () => Promise<readonly Turn[]>,
+  ): Promise<AgentRun> {
+    if (earlier && agent.provider === 'BUILTIN') {
+      const question = {
+        message: customerTexts(given).at(-1) ?? '',
+        previousCustomerMessages: async () => customerTexts(await earlier()).slice(0, -1),
+        handoffKeywords: agent.handoffKeywords,
+        useCatalog: agent.useCatalog,
+      };
+      return { ...(await this.builtin.answer(question)), provider: 'BUILTIN' };
+    }
+    const turns = earlier ? await earlier() : given;
+    const customer = customerTexts(turns);
     const message = customer[customer.length - 1] ?? '';
     const question = {
       message,

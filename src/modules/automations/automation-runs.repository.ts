@@ -15,6 +15,15 @@ export interface NewRun {
   readonly durationMs: number;
 }
 
+/** One event's rules that did not match: SKIPPED runs, nothing done, written after its commit. */
+export interface SkippedRuns {
+  readonly automationIds: readonly string[];
+  readonly trigger: string;
+  readonly conversationId: string | null;
+  /** When the rules were evaluated (the runs' `createdAt`). */
+  readonly at: Date;
+}
+
 export interface RunFilters {
   readonly automationId?: string;
   readonly status?: RunStatus;
@@ -24,8 +33,8 @@ export interface RunFilters {
 
 @Injectable()
 export class AutomationRunsRepository extends WorkspaceScopedRepository<AutomationRunEntity> {
-  constructor(tx: TransactionHost) {
-    super(tx, AutomationRunEntity, 'r', 'Automation run');
+  constructor(private readonly txHost: TransactionHost) {
+    super(txHost, AutomationRunEntity, 'r', 'Automation run');
   }
 
   findPage(filters: RunFilters, query: CursorPaginationQuery): Promise<Page<AutomationRunEntity>> {
@@ -68,6 +77,35 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
          FROM (SELECT automation_id, count(*)::int AS n, max(created_at) AS at FROM inserted WHERE matched GROUP BY automation_id) c
         WHERE a.workspace_id = $1 AND a.id = c.automation_id`,
       [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * SKIPPED runs of several events in ONE statement, without JSON: per event its trigger,
+   * conversation, time and the ids of the rules evaluated (comma-joined), expanded by the database.
+   * Rules deleted since are left out (no run of a deleted automation), as in `record`. On its own
+   * (never inside a caller's transaction) it commits without waiting for the WAL flush: a database
+   * crash may take back a moment's SKIPPED runs, which record that nothing happened.
+   */
+  async recordSkipped(events: readonly SkippedRuns[]): Promise<void> {
+    if (events.length === 0) return;
+    // Inside a caller's transaction the setting would outlive this statement: only on its own.
+    const asyncCommit = this.txHost.inTransaction
+      ? ''
+      : `WHERE (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
+    await this.query(
+      `INSERT INTO automation_runs (workspace_id, automation_id, trigger, conversation_id, matched, status, actions, duration_ms, created_at)
+       SELECT $1, live.id, e.trigger, e.conversation_id, false, 'SKIPPED', '[]'::jsonb, 0, e.at
+         FROM unnest($2::text[], $3::uuid[], $4::timestamptz[], $5::text[]) AS e(trigger, conversation_id, at, ids)
+         CROSS JOIN LATERAL unnest(string_to_array(e.ids, ',')::uuid[]) AS r(automation_id)
+         JOIN automations live ON live.workspace_id = $1 AND live.id = r.automation_id
+         ${asyncCommit}`,
+      [
+        events.map((e) => e.trigger),
+        events.map((e) => e.conversationId),
+        events.map((e) => e.at.toISOString()),
+        events.map((e) => e.automationIds.join(',')),
+      ],
     );
   }
 }

@@ -7,6 +7,7 @@ import { InboxModule } from 'src/modules/inbox';
 import { TicketsModule } from 'src/modules/tickets';
 import { AutomationActionsService } from './automation-actions.service';
 import { AutomationCache } from './automation-cache.service';
+import { AutomationRunLog } from './automation-run-log.service';
 import { AutomationRunEntity } from './automation-run.entity';
 import { AutomationRunsRepository } from './automation-runs.repository';
 import { AutomationEntity } from './automation.entity';
@@ -30,6 +31,7 @@ import { RuleEngine } from './rule-engine.service';
   providers: [
     AutomationsRepository,
     AutomationRunsRepository,
+    AutomationRunLog,
     AutomationCache,
     AutomationActionsService,
     AutomationsService,

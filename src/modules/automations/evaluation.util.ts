@@ -74,9 +74,19 @@ export function evaluateCondition(condition: Condition, subject: EvaluationSubje
 const isSet = (v: unknown): boolean =>
   v !== undefined && v !== null && !(typeof v === 'string' && v.trim() === '') && !(Array.isArray(v) && v.length === 0);
 
+/** Folded texts remembered (50 rules reading one message fold its text once, not 50 times). */
+const FOLDED_MAX = 2_000;
+const folded = new Map<string, string>();
+
 /** Text is compared case-insensitively (and accent-insensitively for contains / starts_with). */
 function fold(value: unknown): string {
-  return String(value).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const text = String(value);
+  const known = folded.get(text);
+  if (known !== undefined) return known;
+  const result = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  if (folded.size >= FOLDED_MAX) folded.clear();
+  if (text.length <= 1_000) folded.set(text, result);
+  return result;
 }
 
 /** Numbers compare as numbers, dates as dates, everything else as folded text. */

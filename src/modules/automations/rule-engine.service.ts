@@ -9,8 +9,8 @@ import { TicketsService } from 'src/modules/tickets';
 import { type AutomationSnapshot, AutomationCache } from './automation-cache.service';
 import { MAX_CHAIN_DEPTH, currentCausation, withCause } from './automation-causation';
 import { type ActionTarget, AutomationActionsService } from './automation-actions.service';
-import type { NewRun } from './automation-runs.repository';
-import { AutomationRunsRepository } from './automation-runs.repository';
+import { AutomationRunLog } from './automation-run-log.service';
+import type { NewRun, SkippedRuns } from './automation-runs.repository';
 import { type ActiveAutomation, RULE_TRIGGERS, type RunActionResult, type RuleTrigger } from './automation.types';
 import { type EvaluationSubject, conditionsMatch } from './evaluation.util';
 
@@ -36,9 +36,11 @@ const MAX_CLAIMS = 50_000;
  * claims the pipeline's `conversation.created` / `message.received` before they are published, so the
  * listener leaves them to the stage and nothing runs twice.
  *
- * Per event: one cache-version read, the rules of its trigger in `order`, conditions evaluated in
- * memory, the matching rules' actions one by one (a failure is recorded, the next still runs; in a
- * transaction each action has its own savepoint), then every run of the event in ONE statement.
+ * Per event: the cached snapshot (no statement while cross-process invalidation is up), the rules
+ * of its trigger in `order`, conditions evaluated in memory, the matching rules' actions one by one
+ * (a failure is recorded, the next still runs; in a transaction each action has its own savepoint),
+ * then the matched runs in ONE statement in the event's transaction and the SKIPPED ones after its
+ * commit, batched with other events' (AutomationRunLog). No rule matching: no statement at all.
  */
 @Injectable()
 export class RuleEngine implements OnModuleInit {
@@ -52,7 +54,7 @@ export class RuleEngine implements OnModuleInit {
     private readonly pipeline: InboundPipeline,
     private readonly cache: AutomationCache,
     private readonly actions: AutomationActionsService,
-    private readonly runs: AutomationRunsRepository,
+    private readonly runLog: AutomationRunLog,
     private readonly tx: TransactionHost,
     private readonly contacts: ContactsService,
     private readonly conversations: ConversationsService,
@@ -190,14 +192,22 @@ export class RuleEngine implements OnModuleInit {
     const chain = currentCausation().chain;
     if (chain.length >= MAX_CHAIN_DEPTH) return;
     const runs: NewRun[] = [];
+    const skipped: SkippedRuns[] = [];
     for (const input of inputs) {
       const candidates = (snapshot.rules.get(input.trigger) ?? []).filter((a) => !chain.includes(a.id));
       if (candidates.length === 0) continue;
       let subject = await this.enrich(input, candidates);
+      const notMatched: string[] = [];
+      skipped.push({
+        automationIds: notMatched,
+        trigger: input.trigger,
+        conversationId: input.target.conversationId,
+        at: new Date(),
+      });
       for (const automation of candidates) {
         const started = performance.now();
         if (!conditionsMatch(automation.conditions, subject)) {
-          runs.push(this.runOf(automation, input, false, [], started));
+          notMatched.push(automation.id);
           continue;
         }
         const results: RunActionResult[] = [];
@@ -212,16 +222,15 @@ export class RuleEngine implements OnModuleInit {
             }
           }
         });
-        runs.push(this.runOf(automation, input, true, results, started));
+        runs.push(this.matchedRun(automation, input, results, started));
       }
     }
-    await this.runs.record(runs);
+    await this.runLog.record(runs, skipped);
   }
 
-  private runOf(
+  private matchedRun(
     automation: ActiveAutomation,
     input: TriggerInput,
-    matched: boolean,
     actions: RunActionResult[],
     started: number,
   ): NewRun {
@@ -229,8 +238,8 @@ export class RuleEngine implements OnModuleInit {
       automationId: automation.id,
       trigger: input.trigger,
       conversationId: input.target.conversationId,
-      matched,
-      status: !matched ? 'SKIPPED' : actions.some((a) => a.status === 'FAILED') ? 'FAILED' : 'SUCCESS',
+      matched: true,
+      status: actions.some((a) => a.status === 'FAILED') ? 'FAILED' : 'SUCCESS',
       actions,
       durationMs: performance.now() - started,
     };

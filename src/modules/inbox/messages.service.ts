@@ -62,13 +62,18 @@ export class MessagesService {
 
   /**
    * For other modules (AI agent, automations, flows): stores a reply and queues its delivery.
-   * Joins the caller's transaction; the delivery is queued after it commits.
+   * Joins the caller's transaction; the delivery is queued after it commits. The conversation by id,
+   * or as the caller already holds it in this transaction (the inbound pipeline's: no re-read).
    */
-  sendReply(conversationId: string, reply: OutboundReply, sender: ReplySender): Promise<MessageResponse> {
+  sendReply(
+    to: string | { readonly id: string; readonly channelId: string },
+    reply: OutboundReply,
+    sender: ReplySender,
+  ): Promise<MessageResponse> {
     const buttons = [...(reply.buttons ?? [])];
     const type: MessageType = buttons.length ? 'BUTTONS' : reply.imageUrl ? 'IMAGE' : 'TEXT';
     return this.tx.run(async () => {
-      const conversation = await this.conversations.getById(conversationId);
+      const conversation = typeof to === 'string' ? await this.conversations.getById(to) : to;
       const message = await this.messages.insert({
         conversationId: conversation.id,
         channelId: conversation.channelId,

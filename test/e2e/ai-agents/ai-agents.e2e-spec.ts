@@ -231,6 +231,28 @@ describe('AI agents: API, built-in answers in the pipeline, handoff, suggested r
     expect(state!.handed_off_at).not.toBeNull();
   });
 
+  it('inbound: a question naming no product is answered from the product an earlier message named', async () => {
+    const admin = await enterprise();
+    await seedShop(t, admin);
+    const channel = await connectCustom(t, admin, mock, { path: '/custom/ai-follow-up' });
+    await createAgent(t, admin, { channelIds: [channel.id] });
+    const conversationId = await ask(admin, channel, 'cust-follow', 'Do you have the yoga mat?');
+    await ask(admin, channel, 'cust-follow', 'how much is it?');
+    const outbound = await eventually(async () => {
+      const out = (await messagesOf(admin, conversationId)).filter((m) => m.direction === 'OUTBOUND');
+      expect(out).toHaveLength(2);
+      return out;
+    });
+    expect(outbound.every((m) => m.senderType === 'AI')).toBe(true);
+    expect(outbound[1]!.text).toContain('25 USD');
+    const [state] = await sql<{ status: string }>(
+      t,
+      'SELECT status FROM ai_conversation_states WHERE conversation_id = $1',
+      [conversationId],
+    );
+    expect(state?.status ?? 'ACTIVE').toBe('ACTIVE');
+  });
+
   it('channel restriction: an agent for another channel stays silent; a suggested reply is drafted, never sent', async () => {
     const admin = await enterprise();
     await seedShop(t, admin);

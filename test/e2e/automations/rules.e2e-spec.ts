@@ -135,13 +135,16 @@ describe('RULE engine: real inbound messages, API events, every action, run log,
       ['conversation.created', 'SUCCESS'],
     ]);
 
-    // A second message: no new conversation, refund rule evaluated again but does not match → SKIPPED.
+    // A second message: no new conversation, refund rule evaluated again but does not match → SKIPPED
+    // (a run that changed nothing, written just after the event's commit: DESIGN §8 run log).
     await inbound(admin, channel, { senderId: 'ada-1', text: 'thanks' });
-    const runs = await runsOf(admin, refund);
-    expect(runs.map((r) => [r.matched, r.status, r.actions])).toEqual([
-      [false, 'SKIPPED', []],
-      [true, 'SUCCESS', expect.any(Array)],
-    ]);
+    await eventually(async () => {
+      const runs = await runsOf(admin, refund);
+      expect(runs.map((r) => [r.matched, r.status, r.actions])).toEqual([
+        [false, 'SKIPPED', []],
+        [true, 'SUCCESS', expect.any(Array)],
+      ]);
+    });
     expect((await runsOf(admin, greet)).length).toBe(1);
     const saved = (await t.http.get(`/automations/${refund}`).set(admin.headers).expect(200)).body;
     expect(saved.runCount).toBe(1);

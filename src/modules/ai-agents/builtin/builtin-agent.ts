@@ -28,8 +28,8 @@ export interface AgentAnswer {
 
 export interface AgentQuestion {
   readonly message: string;
-  /** Earlier customer messages, oldest first. */
-  readonly previousCustomerMessages?: readonly string[];
+  /** Earlier customer messages, oldest first (or how to read them: only asked for when the message names no product). */
+  readonly previousCustomerMessages?: readonly string[] | (() => Promise<readonly string[]>);
   readonly handoffKeywords: readonly string[];
   readonly useCatalog: boolean;
 }
@@ -53,7 +53,9 @@ export class BuiltinAgent {
     let rows = await this.findItems(parsed);
     if (rows.items.length === 0 && (parsed.terms.every((t) => t.optional) || parsed.smallTalk)) {
       // "how much is it?": the product named in the customer's previous messages.
-      for (const previous of [...(question.previousCustomerMessages ?? [])].reverse().slice(0, CONTEXT_MESSAGES)) {
+      const earlier = question.previousCustomerMessages;
+      const previousMessages = typeof earlier === 'function' ? await earlier() : (earlier ?? []);
+      for (const previous of [...previousMessages].reverse().slice(0, CONTEXT_MESSAGES)) {
         const earlier = await this.findItems(parseQuestion(previous));
         if (earlier.items.length > 0) {
           rows = earlier;
