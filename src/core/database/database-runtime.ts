@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../../../migrations';
 import { createDataSource, runMigrationsLocked } from './data-source.factory';
 import { type EntityClass, registeredEntities } from './entity-registry';
 import { EMBEDDED_POOL_SIZE, EmbeddedPostgres } from './embedded-postgres';
+import { PreparingClient } from './prepared-statements';
 import { prioritisePool } from './session-priority';
 
 /**
@@ -104,7 +105,8 @@ function apartPool(url: string): Pool {
 }
 
 function ackPool(url: string, size: number): Pool {
-  const pool = new Pool({ connectionString: url, max: size, connectionTimeoutMillis: 15_000 });
+  // PreparingClient: the group-commit INSERTs go out as named prepared statements (foregroundRows).
+  const pool = new Pool({ connectionString: url, max: size, connectionTimeoutMillis: 15_000, Client: PreparingClient });
   // An idle connection that breaks (server restart) must not crash the process: the pool drops it.
   pool.on('error', (error) => new Logger('Database').warn(`Ack pool connection lost: ${error.message}`));
   return pool;

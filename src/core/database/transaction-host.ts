@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { dbStatements } from '../metrics/metrics';
 import { DatabaseRuntime } from './database-runtime';
 import { isRetryable } from './pg-errors';
+import { preparedStatements } from './prepared-statements';
 import { queryRows } from './sql';
 
 interface TxStore {
@@ -69,12 +70,23 @@ export class TransactionHost {
    * PostgreSQL outside a transaction it runs on the runtime's own small ack pool (ACK_POOL_SIZE), so a
    * main pool held by long requests or the pipeline cannot queue it; otherwise exactly like `queryRows`
    * on `manager` (the open transaction, or the main pool; the embedded engine has one session).
+   * On the ack pool the statement is a named prepared statement (`preparedStatements`): its connections
+   * run the same few texts all day, so PostgreSQL parses and plans each once per connection.
    */
   async foregroundRows<T>(sql: string, params: unknown[]): Promise<T[]> {
     const pool = this.runtime?.ackPool;
     if (!pool || txStorage.getStore()) return queryRows<T>(this.manager, sql, params);
     dbStatements.inc(); // counted like TypeORM's statements (StatementCountingLogger)
-    return (await pool.query(sql, params)).rows as T[];
+    // `pool.query` would pass a callback, which PreparingClient leaves unnamed: check a client out.
+    const client = await pool.connect();
+    try {
+      const { rows } = await preparedStatements.run(() => client.query(sql, params));
+      client.release();
+      return rows as T[];
+    } catch (error) {
+      client.release(error as Error); // as pool.query does: a client that failed a statement is dropped
+      throw error;
+    }
   }
 
   /** Whether `apartRows` can commit beside an open transaction: PostgreSQL (the embedded engine has one session). */

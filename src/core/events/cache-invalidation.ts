@@ -167,7 +167,7 @@ export class CacheInvalidation implements OnApplicationBootstrap, OnApplicationS
 export class TopicCache<V> {
   private readonly entries = new Map<string, V>();
   private readonly topics: readonly CacheTopic[];
-  private filledUnder = '';
+  private filledUnder = 0;
 
   constructor(
     private readonly invalidation: CacheInvalidation,
@@ -183,8 +183,7 @@ export class TopicCache<V> {
       this.entries.clear();
       this.filledUnder = version;
     }
-    const usable =
-      this.invalidation.trusted && !this.topics.some((topic) => this.invalidation.writtenInTransaction(topic));
+    const usable = this.invalidation.trusted && !this.writtenInTransaction();
     if (usable && this.entries.has(key)) return this.entries.get(key) as V;
     const value = await load();
     if (usable && value !== null && this.invalidation.trusted && this.version() === version) {
@@ -194,7 +193,18 @@ export class TopicCache<V> {
     return value;
   }
 
-  private version(): string {
-    return this.topics.map((topic) => this.invalidation.version(topic)).join(':');
+  /**
+   * The topics' versions summed: versions only ever grow by one, so the sum moves exactly when one of
+   * them moves (webhook acks read this per request: no string built for it, issue 16).
+   */
+  private version(): number {
+    let sum = 0;
+    for (const topic of this.topics) sum += this.invalidation.version(topic);
+    return sum;
+  }
+
+  private writtenInTransaction(): boolean {
+    for (const topic of this.topics) if (this.invalidation.writtenInTransaction(topic)) return true;
+    return false;
   }
 }

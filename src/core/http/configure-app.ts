@@ -28,9 +28,10 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.enableShutdownHooks();
   // Security headers on every answer (nosniff, frame-ancestors/X-Frame-Options, HSTS, referrer policy, CSP).
   const securityHeaders = helmet();
-  // Hot routes' lean handlers (webhook acks) come first: they answer only the ordinary request, with
-  // the same security headers, and hand everything else on, body unread, to what follows.
-  app.use(app.get(FastRoutes).middleware(securityHeaders));
+  // Hot routes' lean handlers (webhook acks) come first, in front of Express itself: they answer only
+  // the ordinary request, with the same security headers, and hand everything else on, body unread,
+  // to Express and what follows.
+  app.get(FastRoutes).serveBefore(app.getHttpServer(), securityHeaders);
   app.use(securityHeaders);
   app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: JSON_BODY_LIMIT, extended: true });

@@ -32,9 +32,9 @@ export class ChannelPlatforms {
   }
 
   /** The adapter's lean `receive` (the ordinary valid request only); null: use `receive`. */
-  async receiveFast(webhook: string, request: WebhookRequest): Promise<InboundEventDraft[] | null> {
+  receiveFast(webhook: string, request: WebhookRequest): Promise<InboundEventDraft[] | null> {
     const adapter = this.adapters.forWebhook(webhook);
-    return adapter.receiveFast ? adapter.receiveFast(request) : null;
+    return adapter.receiveFast ? adapter.receiveFast(request) : Promise.resolve(null);
   }
 
   /** `GET /webhooks/<webhook>`: the platform's subscription handshake; 404 when it has none. */

@@ -25,12 +25,16 @@ export function sha256Signature(secret: string, body: Buffer | string): string {
   return `sha256=${hmacSha256Hex(secret, body)}`;
 }
 
-/** Whether a `sha256=<hex>` header matches the body under this secret (hex compared case-insensitively). */
+/**
+ * Whether a `sha256=<hex>` header matches the body under this secret (hex compared case-insensitively).
+ * The 32 bytes are compared in constant time, the header's hex decoded rather than the digest encoded
+ * (webhook acks, issue 16: no hex string, lower-casing or UTF-8 copies per request).
+ */
 export function verifySha256Signature(header: string | undefined, secret: string, body: Buffer): boolean {
   if (!header) return false;
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
   if (!match) return false;
-  return safeEqual(match[1]!.toLowerCase(), hmacSha256Hex(secret, body));
+  return timingSafeEqual(Buffer.from(match[1]!, 'hex'), createHmac('sha256', secret).update(body).digest());
 }
 
 /** LINE: base64 HMAC-SHA256 of the raw body under the channel secret. */

@@ -30,12 +30,22 @@ export class GroupCommit<Row> {
 
   /** Stores rows (possibly of several workspaces) and resolves with their ids, in order, once durable. */
   store(items: readonly AckRow<Row>[]): Promise<string[]> {
+    if (items.length === 1) return this.storeOne(items[0]!).then((id) => [id]);
     const promises = items.map(
       (item) => new Promise<string>((resolve, reject) => this.buffer.push({ item, resolve, reject })),
     );
-    this.scope.runInAsyncScope(() => this.pump());
+    this.scope.runInAsyncScope(this.pumpNow);
     return Promise.all(promises);
   }
+
+  /** One row (the usual webhook: one event): `store` without a promise per row plus one for all. */
+  storeOne(item: AckRow<Row>): Promise<string> {
+    const stored = new Promise<string>((resolve, reject) => this.buffer.push({ item, resolve, reject }));
+    this.scope.runInAsyncScope(this.pumpNow);
+    return stored;
+  }
+
+  private readonly pumpNow = (): void => this.pump();
 
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.buffer.length > 0) {
@@ -43,7 +53,7 @@ export class GroupCommit<Row> {
       this.inFlight++;
       void this.flush(batch).finally(() => {
         this.inFlight--;
-        this.scope.runInAsyncScope(() => this.pump());
+        this.scope.runInAsyncScope(this.pumpNow);
       });
     }
   }

@@ -18,7 +18,7 @@ import { InboundEventsRepository } from './inbound-events.repository';
 type ReceivedRow = Parameters<InboundEventsRepository['insertReceived']>[0][number];
 
 /** Stored events wait at most this long (ms) for others to share their `addBulk` (see enqueueSoon). */
-export const ENQUEUE_LINGER_MS = 5;
+export const ENQUEUE_LINGER_MS = 20;
 /** …or until this many are waiting. */
 export const ENQUEUE_MAX_BATCH = 200;
 
@@ -67,19 +67,18 @@ export class InboundEventsService implements BeforeApplicationShutdown {
    * `raw_body`; a NUL in a customer's text never loses the message.
    */
   async store(drafts: readonly InboundEventDraft[], rawBody?: Buffer): Promise<WebhookAckResponse> {
-    const ids = await this.acks.store(
-      drafts.map((d) => ({
-        workspaceId: d.connection.workspaceId,
-        row: {
-          channelId: d.connection.id,
-          channelType: d.connection.type,
-          senderKey: d.senderKey === null ? null : sanitizeJson(d.senderKey),
-          externalId: d.externalId === null ? null : sanitizeJson(d.externalId),
-          payload: sanitizeJson(d.payload),
-          rawBody: rawBody && containsNul([d.payload, d.senderKey, d.externalId]) ? rawBody : null,
-        },
-      })),
-    );
+    const rows = drafts.map((d) => ({
+      workspaceId: d.connection.workspaceId,
+      row: {
+        channelId: d.connection.id,
+        channelType: d.connection.type,
+        senderKey: d.senderKey === null ? null : sanitizeJson(d.senderKey),
+        externalId: d.externalId === null ? null : sanitizeJson(d.externalId),
+        payload: sanitizeJson(d.payload),
+        rawBody: rawBody && containsNul([d.payload, d.senderKey, d.externalId]) ? rawBody : null,
+      },
+    }));
+    const ids = rows.length === 1 ? [await this.acks.storeOne(rows[0]!)] : await this.acks.store(rows);
     const stored = ids.map((id, i) => ({ id, workspaceId: drafts[i]!.connection.workspaceId }));
     this.enqueueSoon(stored);
     return { received: true, eventId: stored[0]?.id ?? null, eventIds: stored.map((e) => e.id) };

@@ -26,6 +26,8 @@ export class CustomChannelFastAck implements FastRoute, OnModuleInit {
   readonly template = TEMPLATE;
   private readonly logger = new Logger('Webhooks');
   private readonly debug: boolean;
+  /** One database session (embedded engine): the look-up and the INSERT go before queued pipeline work. */
+  private readonly oneSession: boolean;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -33,6 +35,7 @@ export class CustomChannelFastAck implements FastRoute, OnModuleInit {
     private readonly webhooks: InboundWebhooksService,
   ) {
     this.debug = config.logLevel === 'debug' || config.logLevel === 'trace';
+    this.oneSession = config.db.url === null;
   }
 
   onModuleInit(): void {
@@ -46,10 +49,10 @@ export class CustomChannelFastAck implements FastRoute, OnModuleInit {
 
   async answer({ params, headers, rawBody, body }: FastRequest): Promise<WebhookAckResponse | null> {
     const started = this.debug ? performance.now() : 0;
-    // Foreground on the database session (look-up on a cache miss, then the group commit).
-    const ack = await sessionPriority.foreground(() =>
-      this.webhooks.receiveFast('custom', { rawBody, headers, body, connectionId: params.id }),
-    );
+    const receive = () => this.webhooks.receiveFast('custom', { rawBody, headers, body, connectionId: params.id });
+    // Foreground on the embedded engine's one session (look-up on a cache miss; the group commit marks
+    // its own INSERTs). PostgreSQL has a pool of sessions and the acks their own pool: nothing to order.
+    const ack = await (this.oneSession ? sessionPriority.foreground(receive) : receive());
     if (ack && this.debug) this.logger.debug(`POST ${TEMPLATE} 200 in ${Math.round(performance.now() - started)}ms`);
     return ack;
   }
