@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './core/config/app-config';
 import { EmbeddedPostgres } from './core/database/embedded-postgres';
+import { applyEmbeddedHeapSettings } from './core/runtime/heap-settings';
 
 /*
  * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
@@ -12,10 +13,10 @@ async function main(): Promise<void> {
   // A `.env` file in the working directory is read first; variables already set win.
   if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
+  // The one place the environment is read.
+  // eslint-disable-next-line no-restricted-properties
+  const env = process.env;
   try {
-    // The one place the environment is read.
-    // eslint-disable-next-line no-restricted-properties
-    const env = process.env;
     config = loadConfig({ ...env, LOG_FORMAT: env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json') });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -24,8 +25,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  // The embedded engine's WebAssembly compiles while serve.ts loads (the engine then runs in this thread).
-  if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir, { ownThread: false });
+  if (!config.db.url) {
+    // PGlite shares this process: a smaller young generation and old-generation growth keep the sum
+    // lower (issue 16 item 5). Before the application's modules load, so their first objects count too.
+    applyEmbeddedHeapSettings(process.execArgv, env.NODE_OPTIONS);
+    // The embedded engine's WebAssembly compiles while serve.ts loads (the engine then runs in this thread).
+    EmbeddedPostgres.startEarly(config.dataDir, { ownThread: false });
+  }
   const { serve } = await import('./serve.js');
   await serve(config);
 }

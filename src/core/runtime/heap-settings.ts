@@ -1,0 +1,38 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * V8 garbage-collector settings for the embedded engine's single process (issue 16 item 5, DESIGN
+ * §13: a 100,000-row CSV import under 300 MB resident). There PGlite lives in the service process, so
+ * its memory and V8's add up. Measured (docs/performance.md, "Session 22: embedded memory"):
+ *
+ * - `--heap-growing-percent=50`: after each full collection V8 lets the old generation grow to the live
+ *   size × 1.5 before the next one, instead of up to ×4. The service's live heap stays ≈ 55–60 MB during a
+ *   CSV commit, but its old generation reached 100–170 MB of garbage between two collections (the CSV
+ *   reader's strings, each batch's JSON, protocol buffers).
+ * - `--semi-space-growth-factor=1`: the young generation keeps its initial size (1 MB semi-spaces)
+ *   instead of doubling up to 2 × 16 MB, which it does within the first requests and never gives back.
+ *
+ * Both are read by V8 at every collection, so setting them at start (main.ts, before the application's
+ * modules load) works wherever the service is started (`npm start`, the Docker image, the bench) — unlike
+ * `--max-semi-space-size` or `MALLOC_ARENA_MAX`, which must be on the command line or in the environment.
+ * A flag the operator gave (`node --heap-growing-percent=…`, `NODE_OPTIONS`) is left as given.
+ */
+export const EMBEDDED_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=50', '--semi-space-growth-factor=1'];
+
+/** The flags of `EMBEDDED_HEAP_FLAGS` that neither the command line nor NODE_OPTIONS set already. */
+export function embeddedHeapFlagsToSet(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map((arg) => flagName(arg));
+  return EMBEDDED_HEAP_FLAGS.filter((flag) => !given.includes(flagName(flag)));
+}
+
+/** `--semi_space-growth-factor=2` → `semi-space-growth-factor` (V8 accepts `_` and `-` alike). */
+function flagName(arg: string): string {
+  return arg.replace(/^--/, '').split('=')[0]!.replaceAll('_', '-');
+}
+
+/** Applies the embedded engine's heap settings to this process; returns the flags set. */
+export function applyEmbeddedHeapSettings(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  const flags = embeddedHeapFlagsToSet(execArgv, nodeOptions);
+  for (const flag of flags) setFlagsFromString(flag);
+  return flags;
+}
