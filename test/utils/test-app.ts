@@ -106,6 +106,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /** Whether this run uses BullMQ on a real Redis (jobs then complete asynchronously elsewhere). */
+/**
+ * A second `api` process on the same PostgreSQL database as `first` (same encryption key and queue
+ * prefix): what one process changes, the other must see (cross-process cache invalidation tests).
+ */
+export function createSecondApiProcess(first: TestApp): Promise<TestApp> {
+  return createTestApp({
+    env: {
+      APP_ROLE: 'api',
+      ENCRYPTION_KEY: first.config.encryptionKey.toString('base64'),
+      ...(first.config.redis.prefix ? { QUEUE_PREFIX: first.config.redis.prefix } : {}),
+    },
+    reuse: { dataDir: first.dataDir, databaseUrl: first.config.db.url! },
+  });
+}
+
 export function usingRedis(): boolean {
   return Boolean(process.env.REDIS_URL);
 }

@@ -4,7 +4,7 @@ import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { AiConversationsService } from 'src/modules/ai-agents/ai-conversations.service';
 import { AutomationCache } from 'src/modules/automations/automation-cache.service';
-import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
+import { type TestApp, createSecondApiProcess, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
 
 /**
@@ -112,14 +112,7 @@ describe('pipeline configuration caches: automations and AI agents', () => {
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
     let b: TestApp;
     beforeAll(async () => {
-      b = await createTestApp({
-        env: {
-          APP_ROLE: 'api',
-          ENCRYPTION_KEY: a.config.encryptionKey.toString('base64'),
-          ...(a.config.redis.prefix ? { QUEUE_PREFIX: a.config.redis.prefix } : {}),
-        },
-        reuse: { dataDir: a.dataDir, databaseUrl: a.config.db.url! },
-      });
+      b = await createSecondApiProcess(a);
       await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 5_000);
     });
     afterAll(async () => {

@@ -8,7 +8,7 @@ import { QueuesService } from 'src/modules/queues';
 import { SlaService } from 'src/modules/sla';
 import { TicketSettingsService } from 'src/modules/tickets';
 import { WorkspacesService } from 'src/modules/workspaces';
-import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
+import { type TestApp, createSecondApiProcess, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, signupWorkspace } from '../../utils/sessions';
 
 /**
@@ -144,14 +144,7 @@ describe('cache invalidation', () => {
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
     let b: TestApp;
     beforeAll(async () => {
-      b = await createTestApp({
-        env: {
-          APP_ROLE: 'api',
-          ENCRYPTION_KEY: a.config.encryptionKey.toString('base64'),
-          ...(a.config.redis.prefix ? { QUEUE_PREFIX: a.config.redis.prefix } : {}),
-        },
-        reuse: { dataDir: a.dataDir, databaseUrl: a.config.db.url! },
-      });
+      b = await createSecondApiProcess(a);
     });
     afterAll(async () => {
       await b.close({ keepData: true });
