@@ -30,6 +30,16 @@ export type DomainEvent<K extends EventName = never> = [K] extends [never] ? Any
 
 export type EventListener<K extends EventName = never> = (event: DomainEvent<K>) => Promise<void> | void;
 
+/** An event's outbox row written by the caller's own statement (`EventBus.prepare`). */
+export interface PreparedEvent {
+  /** The `INSERT INTO event_outbox …` to run as a CTE of the caller's statement. */
+  readonly sql: string;
+  /** Its parameters, numbered from the `first` given to `prepare`. */
+  readonly params: readonly unknown[];
+  /** Call once the statement succeeded: the event is dispatched after commit, as `publish`'s. */
+  readonly written: () => Promise<void>;
+}
+
 /** Told after commit that a workspace has new outbox rows (the developer module's relay). */
 export type OutboxWrittenHook = (workspaceId: string) => void | Promise<void>;
 
@@ -80,6 +90,23 @@ export class EventBus {
       [workspaceId, name, occurredAt, JSON.stringify(events.map((e) => ({ id: e.id, data: e.data })))],
     );
     await this.tx.afterCommit(() => this.dispatch(workspaceId, events as readonly AnyDomainEvent[]));
+  }
+
+  /**
+   * A change and its event in ONE statement (hot paths: a delivery's SENT mark): the event's outbox
+   * row as an `INSERT INTO event_outbox …` for the caller's statement to run as a CTE, its parameters
+   * numbered from `$first` (`$1` is the caller's workspace id, as in every scoped statement). Once
+   * that statement has succeeded the caller calls `written()`, which dispatches the event after
+   * commit exactly as `publish` does (at once outside a transaction).
+   */
+  prepare<K extends EventName>(name: K, workspaceId: string, data: EventMap[K], first: number): PreparedEvent {
+    const event: TypedDomainEvent<K> = { id: randomUUID(), name, workspaceId, data, occurredAt: new Date().toISOString() };
+    return {
+      sql: `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
+            VALUES ($${first}::uuid, $1::uuid, $${first + 1}, $${first + 2}::jsonb, $${first + 3}::timestamptz)`,
+      params: [event.id, name, JSON.stringify(data), event.occurredAt],
+      written: () => this.tx.afterCommit(() => this.dispatch(workspaceId, [event as AnyDomainEvent])),
+    };
   }
 
   private async dispatch(workspaceId: string, events: readonly AnyDomainEvent[]): Promise<void> {

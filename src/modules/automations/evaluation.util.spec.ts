@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { applyOperator, flowTriggerMatches, renderPlaceholders } from './evaluation.util';
+import type { Condition } from './automation.types';
+import {
+  applyOperator,
+  compileConditions,
+  evaluateConditions,
+  flowTriggerMatches,
+  renderPlaceholders,
+} from './evaluation.util';
 
 describe('flow trigger matching', () => {
   const keyword = (keywords: string[], match: 'EXACT' | 'CONTAINS') => ({ type: 'KEYWORD' as const, keywords, match });
@@ -51,5 +58,55 @@ describe('placeholders', () => {
     const subject = { contact: { name: 'Ada', customFields: { plan: 'gold' } }, conversation: { tags: ['a', 'b'] } };
     expect(renderPlaceholders('Hi {{contact.name}} ({{ contact.customFields.plan }})', subject)).toBe('Hi Ada (gold)');
     expect(renderPlaceholders('{{ticket.key}}|{{contact}}|{{conversation.tags}}|{{x.y.z}}', subject)).toBe('||a, b|');
+  });
+});
+
+describe('compiled conditions', () => {
+  // Every operator on fields of every type (text, enum, list, date, number / any custom field),
+  // against subjects with values present, absent, of another case or accent, and lists: the compiled
+  // form (the rule engine's) gives the same answer as the interpreted one (the test endpoint's).
+  const operators = [
+    'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'in', 'not_in',
+    'is_set', 'is_not_set', 'greater_than', 'less_than',
+  ];
+  const fields: [string, unknown[]][] = [
+    ['message.text', ['Refund please', 'refund', 'RÉFUND', '', ['refund']]],
+    ['conversation.priority', ['HIGH', 'high', 'URGENT', ['HIGH', 'LOW']]],
+    ['conversation.tags', ['vip', ['VIP'], ['a', 'b']]],
+    ['conversation.createdAt', ['2026-11-02', '2026-10-30T00:00:00Z']],
+    ['contact.customFields.plan', ['gold', 10, '9', '2026-11-02', ['gold']]],
+  ];
+  const subjects = [
+    {},
+    { message: { text: 'I want a Réfund now' }, conversation: { priority: 'HIGH', tags: ['VIP', 'x'], createdAt: '2026-11-01' } },
+    { message: { text: null }, conversation: { priority: 'low', tags: [], createdAt: null } },
+    { contact: { customFields: { plan: 'Gold' } } },
+    { contact: { customFields: { plan: 12 } } },
+    { contact: { customFields: { plan: '2026-12-01' } } },
+    { contact: { customFields: { plan: ['gold'] } } },
+  ];
+  it('agree with the interpreted evaluation for every operator, type and subject', () => {
+    let compared = 0;
+    const mismatches: unknown[] = [];
+    for (const [field, values] of fields) {
+      for (const operator of operators) {
+        for (const value of values) {
+          const condition = { field, operator, value } as Condition;
+          for (const set of [
+            { all: [condition], any: [] },
+            { all: [], any: [condition, { ...condition, operator: 'is_set' } as Condition] },
+          ]) {
+            const compiled = compileConditions(set);
+            for (const subject of subjects) {
+              const expected = evaluateConditions(set, subject).matched;
+              if (compiled(subject) !== expected) mismatches.push({ field, operator, value, subject, expected });
+              compared++;
+            }
+          }
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(1000);
   });
 });

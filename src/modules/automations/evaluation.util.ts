@@ -51,11 +51,77 @@ export function evaluateConditions(
   return { matched: allPassed && anyPassed, outcomes };
 }
 
-/** True when no condition of the set can pass (fast path for the engine: stops at the first failure). */
-export function conditionsMatch(set: ConditionSet, subject: EvaluationSubject): boolean {
-  for (const condition of set.all) if (!evaluateCondition(condition, subject).passed) return false;
-  if (set.any.length === 0) return true;
-  return set.any.some((condition) => evaluateCondition(condition, subject).passed);
+/** A condition set compiled once (the rule engine keeps one per cached rule): true when it matches. */
+export type CompiledConditions = (subject: EvaluationSubject) => boolean;
+
+/**
+ * Compiles a condition set for repeated evaluation: the field's path split and its type looked up
+ * once, the condition's value folded / made comparable once, and no object built per evaluation.
+ * The same answer as `evaluateConditions(set, subject).matched`, stopping at the first failure.
+ */
+export function compileConditions(set: ConditionSet): CompiledConditions {
+  const all = set.all.map(compileCondition);
+  const any = set.any.map(compileCondition);
+  return (subject) => {
+    for (const test of all) if (!test(subject)) return false;
+    if (any.length === 0) return true;
+    for (const test of any) if (test(subject)) return true;
+    return false;
+  };
+}
+
+function compileCondition(condition: Condition): CompiledConditions {
+  const parts = condition.field.split('.');
+  const type = fieldDefinition(condition.field)?.type ?? 'any';
+  const { operator, value: expected } = condition;
+  const at = (subject: EvaluationSubject): unknown => {
+    let current: unknown = subject;
+    for (const part of parts) {
+      if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+      current = (current as Record<string, unknown>)[part];
+    }
+    return current;
+  };
+  const general = (actual: unknown) => applyOperator(operator, actual, expected, type);
+  // Lists (tags) and `any`-typed fields (custom fields: the type depends on the stored value) take
+  // the general path; the rest compare against a value prepared here.
+  const when = (fast: (actual: unknown) => boolean): CompiledConditions => (subject) => {
+    const actual = at(subject);
+    return Array.isArray(actual) ? general(actual) : fast(actual);
+  };
+  switch (operator) {
+    case 'contains':
+    case 'not_contains':
+    case 'starts_with': {
+      const needle = fold(expected);
+      if (operator === 'contains') return when((a) => isSet(a) && fold(a).includes(needle));
+      if (operator === 'not_contains') return when((a) => !isSet(a) || !fold(a).includes(needle));
+      return when((a) => isSet(a) && fold(a).startsWith(needle));
+    }
+    case 'equals':
+    case 'not_equals': {
+      if (type === 'any') break;
+      const b = comparable(expected, type);
+      const equals = (a: unknown) => {
+        const x = comparable(a, type);
+        return x !== null && b !== null && x === b;
+      };
+      return operator === 'equals' ? when(equals) : when((a) => !equals(a));
+    }
+    case 'in':
+    case 'not_in': {
+      if (type === 'any' || !Array.isArray(expected)) break;
+      const values = new Set(expected.map((e) => comparable(e, type)).filter((e) => e !== null));
+      const has = (a: unknown) => {
+        const x = comparable(a, type);
+        return x !== null && values.has(x);
+      };
+      return operator === 'in' ? when(has) : when((a) => !has(a));
+    }
+    default:
+      break;
+  }
+  return (subject) => general(at(subject));
 }
 
 export function evaluateCondition(condition: Condition, subject: EvaluationSubject): ConditionOutcome {

@@ -12,7 +12,7 @@ import { type ActionTarget, AutomationActionsService } from './automation-action
 import { AutomationRunLog } from './automation-run-log.service';
 import type { NewRun, SkippedRuns } from './automation-runs.repository';
 import { type ActiveAutomation, RULE_TRIGGERS, type RunActionResult, type RuleTrigger } from './automation.types';
-import { type EvaluationSubject, conditionsMatch } from './evaluation.util';
+import { type CompiledConditions, type EvaluationSubject, compileConditions } from './evaluation.util';
 
 /** One trigger of one event, as the engine evaluates it. */
 interface TriggerInput {
@@ -194,7 +194,8 @@ export class RuleEngine implements OnModuleInit {
     const runs: NewRun[] = [];
     const skipped: SkippedRuns[] = [];
     for (const input of inputs) {
-      const candidates = (snapshot.rules.get(input.trigger) ?? []).filter((a) => !chain.includes(a.id));
+      const rules = snapshot.rules.get(input.trigger) ?? [];
+      const candidates = chain.length ? rules.filter((a) => !chain.includes(a.id)) : rules;
       if (candidates.length === 0) continue;
       let subject = await this.enrich(input, candidates);
       const notMatched: string[] = [];
@@ -206,7 +207,7 @@ export class RuleEngine implements OnModuleInit {
       });
       for (const automation of candidates) {
         const started = performance.now();
-        if (!conditionsMatch(automation.conditions, subject)) {
+        if (!matcherOf(automation)(subject)) {
           notMatched.push(automation.id);
           continue;
         }
@@ -248,9 +249,9 @@ export class RuleEngine implements OnModuleInit {
   /** Loads what the candidate rules read beyond the event's own data (the contact's fields, a ticket's conversation). */
   private async enrich(input: TriggerInput, candidates: readonly ActiveAutomation[]): Promise<EvaluationSubject> {
     let subject = input.subject;
-    const reads = (prefix: string) => candidates.some((a) => readsOf(a).some((path) => path.startsWith(prefix)));
+    const reads = readsOfAll(candidates);
     const ctx = getTenantContext();
-    if (input.loadConversationId && !subject.conversation && reads('conversation.')) {
+    if (input.loadConversationId && !subject.conversation && reads.conversation) {
       try {
         const entity = await this.conversations.getVisible(ctx, input.loadConversationId);
         subject = {
@@ -262,16 +263,13 @@ export class RuleEngine implements OnModuleInit {
       }
     }
     // `{{ticket.key}}` on a conversation trigger: the conversation's newest ticket (e.g. the automatic one).
-    if (!subject.ticket && input.target.conversationId && reads('ticket.')) {
+    if (!subject.ticket && input.target.conversationId && reads.ticket) {
       const page = await this.tickets.list(ctx, { conversationId: input.target.conversationId, limit: 1 });
       const ticket = page.data[0];
       if (ticket) subject = { ...subject, ticket: ticket as unknown as Record<string, unknown> };
     }
-    const needsContact = candidates.some((a) =>
-      readsOf(a).some((path) => path.startsWith('contact.') && path !== 'contact.id' && path !== 'contact.name'),
-    );
     const contactKnown = subject.contact && 'customFields' in subject.contact;
-    if (input.contactId && !contactKnown && (needsContact || (!subject.contact && reads('contact.')))) {
+    if (input.contactId && !contactKnown && (reads.contactBeyondName || (!subject.contact && reads.contact))) {
       try {
         const contact = await this.contacts.get(ctx, input.contactId);
         subject = { ...subject, contact: contact as unknown as Record<string, unknown> };
@@ -309,6 +307,40 @@ export function readsOf(automation: ActiveAutomation): string[] {
   for (const match of json.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)) paths.push(match[1] as string);
   readsCache.set(automation, paths);
   return paths;
+}
+
+/** Each cached rule's conditions, compiled once (the snapshot's objects live until the rules change). */
+const matchers = new WeakMap<ActiveAutomation, CompiledConditions>();
+function matcherOf(automation: ActiveAutomation): CompiledConditions {
+  let matcher = matchers.get(automation);
+  if (!matcher) {
+    matcher = compileConditions(automation.conditions);
+    matchers.set(automation, matcher);
+  }
+  return matcher;
+}
+
+/** What a list of rules reads beyond the event's own data (memoised per cached list). */
+interface ListReads {
+  readonly conversation: boolean;
+  readonly ticket: boolean;
+  readonly contact: boolean;
+  /** A contact field other than id and name (the event carries only those). */
+  readonly contactBeyondName: boolean;
+}
+const listReadsCache = new WeakMap<readonly ActiveAutomation[], ListReads>();
+function readsOfAll(list: readonly ActiveAutomation[]): ListReads {
+  const known = listReadsCache.get(list);
+  if (known) return known;
+  const paths = list.flatMap((a) => readsOf(a));
+  const reads: ListReads = {
+    conversation: paths.some((p) => p.startsWith('conversation.')),
+    ticket: paths.some((p) => p.startsWith('ticket.')),
+    contact: paths.some((p) => p.startsWith('contact.')),
+    contactBeyondName: paths.some((p) => p.startsWith('contact.') && p !== 'contact.id' && p !== 'contact.name'),
+  };
+  listReadsCache.set(list, reads);
+  return reads;
 }
 
 function errorText(error: unknown): string {

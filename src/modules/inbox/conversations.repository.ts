@@ -240,17 +240,6 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     return this.updateById(id, { lastMessageAt: at, lastMessagePreview: preview, lastInboundAt: at });
   }
 
-  /** A new outbound message; the first one stamps `firstResponseAt`. */
-  async recordOutbound(id: string, at: Date, preview: string): Promise<void> {
-    await this.query(
-      `UPDATE conversations
-          SET last_message_at = $3, last_message_preview = $4,
-              first_response_at = coalesce(first_response_at, $3), updated_at = now()
-        WHERE workspace_id = $1 AND id = $2`,
-      [id, at, preview],
-    );
-  }
-
   /** SLA module: the due times of the policy that applies to this conversation (null clears them). */
   async setDueDates(id: string, firstResponseDueAt: Date | null, resolutionDueAt: Date | null): Promise<void> {
     if (!isUuid(id)) return;

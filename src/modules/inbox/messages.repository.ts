@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from 'src/core/database/pg-errors';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import type { PreparedEvent } from 'src/core/events/event-bus';
 import { isUuid } from 'src/core/http/uuid';
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import { type DeliveryStatus, type MessageDirection, MessageEntity, type MessageType } from './message.entity';
@@ -11,6 +12,12 @@ export interface MessageText {
   readonly direction: MessageDirection;
   readonly type: MessageType;
   readonly text: string | null;
+}
+
+/** A claimed delivery and where it goes: its conversation's channel and recipient (null: conversation gone). */
+export interface ClaimedDelivery {
+  readonly message: MessageEntity;
+  readonly to: { readonly channelId: string; readonly recipientId: string } | null;
 }
 
 /** How long a delivery attempt owns a message before another job may take it (a crashed sender). */
@@ -86,6 +93,51 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     return { message: this.fromRaw(row), conversationUpdatedAt: new Date(row.conversation_updated_at) };
   }
 
+  /**
+   * A reply (OUTBOUND, PENDING) and its conversation's stamp in ONE statement: the last-message
+   * fields move to it and the conversation's first reply sets `first_response_at` (kept after). The
+   * conversation must exist (the caller holds or just read it).
+   */
+  async insertOutboundAndStamp(
+    values: Pick<
+      MessageEntity,
+      'conversationId' | 'channelId' | 'senderType' | 'senderId' | 'type' | 'text' | 'attachments' | 'buttons'
+    >,
+    preview: string,
+  ): Promise<MessageEntity> {
+    const rows = await this.queryRows<Record<string, unknown> & { stamped: boolean | null }>(
+      `WITH m AS (
+         INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, sender_id, type,
+                               text, attachments, buttons, delivery_status, metadata)
+         VALUES ($1, $2, $3, 'OUTBOUND', $4, $5, $6, $7, $8::jsonb, $9::jsonb, 'PENDING', '{}'::jsonb)
+         RETURNING *
+       ),
+       c AS (
+         UPDATE conversations cv
+            SET last_message_at = m.created_at, last_message_preview = $10,
+                first_response_at = coalesce(cv.first_response_at, m.created_at), updated_at = now()
+           FROM m
+          WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
+         RETURNING true AS stamped
+       )
+       SELECT m.*, (SELECT c.stamped FROM c) AS stamped FROM m`,
+      [
+        values.conversationId,
+        values.channelId,
+        values.senderType,
+        values.senderId,
+        values.type,
+        values.text,
+        JSON.stringify(values.attachments ?? []),
+        values.buttons ? JSON.stringify(values.buttons) : null,
+        preview,
+      ],
+    );
+    const row = rows[0];
+    if (!row?.stamped) throw new Error(`Conversation ${values.conversationId} not found for its reply`);
+    return this.fromRaw(row);
+  }
+
   async existsByExternalId(channelId: string, externalId: string): Promise<boolean> {
     const rows: unknown[] = await this.query(
       `SELECT 1 FROM messages WHERE workspace_id = $1 AND channel_id = $2 AND external_id = $3 LIMIT 1`,
@@ -130,9 +182,9 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
    * earlier OUTBOUND message of the conversation is still PENDING (per-conversation order: that
    * message's delivery queues this one when it ends, see `nextPendingOutbound`).
    */
-  async claimForDelivery(id: string): Promise<MessageEntity | null> {
+  async claimForDelivery(id: string): Promise<ClaimedDelivery | null> {
     if (!isUuid(id)) return null;
-    const rows: Record<string, unknown>[] = await this.query(
+    const rows = await this.queryRows<Record<string, unknown> & { to_channel_id: string | null; to_recipient: string | null }>(
       `WITH claimed AS (
          UPDATE messages
             SET delivery_attempts = delivery_attempts + 1,
@@ -146,10 +198,14 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
                WHERE e.workspace_id = $1 AND e.conversation_id = messages.conversation_id
                  AND e.direction = 'OUTBOUND' AND e.delivery_status = 'PENDING' AND e.seq < messages.seq)
           RETURNING *)
-       SELECT * FROM claimed`,
+       SELECT claimed.*, c.channel_id AS to_channel_id, c.contact_external_id AS to_recipient
+         FROM claimed LEFT JOIN conversations c ON c.workspace_id = $1 AND c.id = claimed.conversation_id`,
       [id],
     );
-    return rows[0] ? this.fromRaw(rows[0]) : null;
+    const row = rows[0];
+    if (!row) return null;
+    const to = row.to_channel_id && row.to_recipient ? { channelId: row.to_channel_id, recipientId: row.to_recipient } : null;
+    return { message: this.fromRaw(row), to };
   }
 
   /**
@@ -168,14 +224,30 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     return rows[0]?.id ?? null;
   }
 
-  async markSent(id: string, externalId: string | null): Promise<MessageEntity> {
-    const sent = { deliveryStatus: 'SENT' as const, deliveryError: null, nextAttemptAt: null, sentAt: new Date() };
-    if (!externalId) return this.updateById(id, sent);
+  /**
+   * A delivered message: SENT at `sentAt` (with the platform's id, when it gave one) and its event's
+   * outbox row, in ONE statement (no transaction around it). False when the message is gone. When
+   * the platform reused an id we already hold, the message is kept SENT without it.
+   */
+  async markSent(id: string, sentAt: Date, externalId: string | null, event: PreparedEvent): Promise<boolean> {
+    const run = async (withId: string | null) => {
+      const rows = await this.queryRows<{ updated: number }>(
+        `WITH sent AS (
+           UPDATE messages
+              SET delivery_status = 'SENT', delivery_error = NULL, next_attempt_at = NULL, sent_at = $3,
+                  external_id = coalesce($4, external_id), updated_at = now()
+            WHERE workspace_id = $1 AND id = $2
+           RETURNING id),
+         ev AS (${event.sql} RETURNING 1)
+         SELECT (SELECT count(*)::int FROM sent) AS updated`,
+        [id, sentAt, withId, ...event.params],
+      );
+      return (rows[0]?.updated ?? 0) > 0;
+    };
     try {
-      return await this.transaction(() => this.updateById(id, { ...sent, externalId }));
+      return await run(externalId);
     } catch (error) {
-      // The platform reused an id we already hold: keep the message SENT without it.
-      if (isUniqueViolation(error)) return this.updateById(id, sent);
+      if (externalId && isUniqueViolation(error)) return run(null);
       throw error;
     }
   }

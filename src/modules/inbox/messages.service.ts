@@ -74,24 +74,19 @@ export class MessagesService {
     const type: MessageType = buttons.length ? 'BUTTONS' : reply.imageUrl ? 'IMAGE' : 'TEXT';
     return this.tx.run(async () => {
       const conversation = typeof to === 'string' ? await this.conversations.getById(to) : to;
-      const message = await this.messages.insert({
+      const values = {
         conversationId: conversation.id,
         channelId: conversation.channelId,
-        direction: 'OUTBOUND',
         senderType: sender.type,
         senderId: sender.id,
         type,
         text: reply.text ?? null,
         attachments: reply.imageUrl ? [{ type: 'image', url: reply.imageUrl }] : [],
         buttons: buttons.length ? buttons : null,
-        postbackPayload: null,
-        externalId: null,
-        deliveryStatus: 'PENDING',
-        metadata: {},
-      });
-      await this.conversations.recordOutbound(conversation.id, message.createdAt, previewOf(message));
+      };
+      const message = await this.messages.insertOutboundAndStamp(values, previewOf(values));
       const workspaceId = getTenantContext().workspaceId;
-      await this.tx.afterCommit(() => this.delivery.enqueue(workspaceId, message.id, message.id));
+      await this.tx.afterCommit(() => this.delivery.enqueue(workspaceId, message.id, message.id, 0, conversation.id));
       return toMessageResponse(message);
     });
   }

@@ -14,6 +14,6 @@ export class OutboundDeliveryJob {
 
   @JobHandler({ name: JobName.OutboundMessageDeliver, queue: QueueName.Outbound, concurrency: 10 })
   handle(data: OutboundDeliveryJobData): Promise<DeliveryOutcome> {
-    return this.delivery.deliver(data.messageId);
+    return this.delivery.deliver(data.messageId, data.conversationId);
   }
 }

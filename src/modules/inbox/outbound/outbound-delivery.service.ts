@@ -2,18 +2,20 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { TransactionHost } from 'src/core/database/transaction-host';
+import { AppException } from 'src/core/errors/app.exception';
 import { EventBus } from 'src/core/events/event-bus';
 import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelDirectory, ChannelPlatforms, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
-import { ConversationsRepository } from '../conversations.repository';
 import { toMessageResponse } from '../inbox.mapper';
 import type { MessageEntity } from '../message.entity';
 import { MessagesRepository } from '../messages.repository';
 
 export interface OutboundDeliveryJobData extends JobPayload {
   readonly messageId: string;
+  /** The message's conversation, when the enqueuer knows it: orders this process's attempts (`deliver`). */
+  readonly conversationId?: string;
 }
 
 export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
@@ -28,12 +30,15 @@ export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
 @Injectable()
 export class OutboundDeliveryService {
   private readonly logger = new Logger('OutboundDelivery');
+  /** Per conversation: the last attempt started in this process (its settled promise). */
+  private readonly inFlight = new Map<string, { readonly done: Promise<void> }>();
+  /** Messages whose attempt waits in `inFlight` behind an earlier one of its conversation. */
+  private readonly waiting = new Set<string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_QUEUE) private readonly jobs: JobQueue,
     private readonly messages: MessagesRepository,
-    private readonly conversations: ConversationsRepository,
     private readonly channels: ChannelDirectory,
     private readonly platforms: ChannelPlatforms,
     private readonly bus: EventBus,
@@ -46,8 +51,14 @@ export class OutboundDeliveryService {
   }
 
   /** Queues a delivery. Never throws: a lost enqueue is recovered by the sweep. */
-  async enqueue(workspaceId: string, messageId: string, jobId: string, delayMs = 0): Promise<void> {
-    const data: OutboundDeliveryJobData = { workspaceId, messageId };
+  async enqueue(
+    workspaceId: string,
+    messageId: string,
+    jobId: string,
+    delayMs = 0,
+    conversationId?: string,
+  ): Promise<void> {
+    const data: OutboundDeliveryJobData = { workspaceId, messageId, ...(conversationId ? { conversationId } : {}) };
     try {
       await this.jobs.enqueue(JobName.OutboundMessageDeliver, data, { jobId, delayMs });
     } catch (error) {
@@ -55,25 +66,69 @@ export class OutboundDeliveryService {
     }
   }
 
-  async deliver(messageId: string): Promise<DeliveryOutcome> {
+  /**
+   * One attempt. With the conversation known (`conversationId`, as every enqueue of this process
+   * gives it), attempts of one conversation in this process run one after the other: a later reply
+   * whose job starts while an earlier one is being sent waits for it here instead of finding it
+   * PENDING (a wasted claim) and being queued again by `releaseNext`.
+   */
+  deliver(messageId: string, conversationId?: string): Promise<DeliveryOutcome> {
+    if (!conversationId) return this.attempt(messageId);
+    const previous = this.inFlight.get(conversationId);
+    this.waiting.add(messageId);
+    const mine = (previous?.done ?? Promise.resolve()).then(() => {
+      this.waiting.delete(messageId);
+      return this.attempt(messageId);
+    });
+    const done = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    const entry = { done };
+    this.inFlight.set(conversationId, entry);
+    void done.then(() => {
+      if (this.inFlight.get(conversationId) === entry) this.inFlight.delete(conversationId);
+    });
+    return mine;
+  }
+
+  /**
+   * Claim (one statement, joined with the conversation's channel and recipient), send, then SENT and
+   * `message.sent` in one statement, then the conversation's next pending reply (one read): three
+   * statements per delivered message, no transaction around them.
+   */
+  private async attempt(messageId: string): Promise<DeliveryOutcome> {
     // The claim writes the row in a synchronous commit of its own, which flushes the WAL through
     // every earlier commit — the pipeline's asynchronous one that stored an automatic reply included
     // (issue 16) — so nothing is sent that a database crash could take back.
-    const message = await this.messages.claimForDelivery(messageId);
-    if (!message) return 'skipped';
+    const claimed = await this.messages.claimForDelivery(messageId);
+    if (!claimed) return 'skipped';
+    const { message, to } = claimed;
     const workspaceId = getTenantContext().workspaceId;
     try {
-      const conversation = await this.conversations.getById(message.conversationId);
-      const connection = await this.channels.getOpened(conversation.channelId);
+      if (!to) throw AppException.notFound('Conversation');
+      const connection = await this.channels.getOpened(to.channelId);
       if (connection.status !== 'ACTIVE') throw new PermanentDeliveryError('The channel is disconnected');
-      const result = await this.platforms.send(connection, conversation.contactExternalId, contentOf(message));
-      await this.tx.run(async () => {
-        const sent = await this.messages.markSent(message.id, result.externalId);
-        await this.bus.publish('message.sent', workspaceId, {
-          message: toMessageResponse(sent),
-          conversationId: sent.conversationId,
-        });
-      });
+      const result = await this.platforms.send(connection, to.recipientId, contentOf(message));
+      const sentAt = new Date();
+      const sent: MessageEntity = {
+        ...message,
+        deliveryStatus: 'SENT',
+        deliveryError: null,
+        nextAttemptAt: null,
+        sentAt,
+        externalId: result.externalId ?? message.externalId,
+      };
+      const event = this.bus.prepare(
+        'message.sent',
+        workspaceId,
+        { message: toMessageResponse(sent), conversationId: sent.conversationId },
+        5,
+      );
+      if (!(await this.messages.markSent(message.id, sentAt, result.externalId, event))) {
+        throw AppException.notFound('Message');
+      }
+      await event.written();
       await this.releaseNext(workspaceId, message);
       return 'sent';
     } catch (error) {
@@ -99,7 +154,13 @@ export class OutboundDeliveryService {
       return failed;
     });
     if (nextAttemptAt) {
-      await this.enqueue(workspaceId, message.id, `${message.id}-attempt-${attempt + 1}`, delaySeconds * 1000);
+      await this.enqueue(
+        workspaceId,
+        message.id,
+        `${message.id}-attempt-${attempt + 1}`,
+        delaySeconds * 1000,
+        message.conversationId,
+      );
       return 'retrying';
     }
     this.logger.warn({ messageId: updated.id, attempts: attempt, reason }, 'Outbound message failed');
@@ -116,7 +177,10 @@ export class OutboundDeliveryService {
   private async releaseNext(workspaceId: string, done: MessageEntity): Promise<void> {
     try {
       const next = await this.messages.nextPendingOutbound(done.conversationId, done.seq);
-      if (next) await this.enqueue(workspaceId, next, `${next}-after-${done.id}`);
+      // Its job already waits in this process behind this one (`deliver`): no second job.
+      if (next && !this.waiting.has(next)) {
+        await this.enqueue(workspaceId, next, `${next}-after-${done.id}`, 0, done.conversationId);
+      }
     } catch (error) {
       this.logger.warn({ err: error, messageId: done.id }, 'Could not queue the next message of the conversation');
     }
