@@ -17,6 +17,7 @@ export type CacheTopic =
   | 'workspace-plans'
   | 'automations'
   | 'ai-agents'
+  | 'ai-states'
   | 'catalogue'
   | 'ticket-settings'
   | 'default-queue'
@@ -27,6 +28,7 @@ const TOPICS: readonly CacheTopic[] = [
   'workspace-plans',
   'automations',
   'ai-agents',
+  'ai-states',
   'catalogue',
   'ticket-settings',
   'default-queue',

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
+import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import type { AiConversationStatus } from './ai-conversation-state.entity';
 import { AiConversationStatesRepository } from './ai-conversation-states.repository';
 
@@ -9,22 +11,48 @@ import { AiConversationStatesRepository } from './ai-conversation-states.reposit
  */
 @Injectable()
 export class AiConversationStatesService {
-  constructor(private readonly states: AiConversationStatesRepository) {}
+  /**
+   * Per workspace and conversation: its status (ACTIVE when it has no row), read by the AI stage for
+   * every inbound message (issue 16 item 3). Every state write tells every process at commit (topic
+   * `ai-states`: writes are rare — a handoff, a flow's HANDOFF step), so between writes it is served
+   * from memory.
+   */
+  private readonly statuses: TopicCache<AiConversationStatus>;
 
-  async statusOf(conversationId: string): Promise<AiConversationStatus> {
+  constructor(
+    private readonly states: AiConversationStatesRepository,
+    private readonly invalidation: CacheInvalidation,
+  ) {
+    this.statuses = new TopicCache(invalidation, 'ai-states');
+  }
+
+  statusOf(conversationId: string): Promise<AiConversationStatus> {
+    return this.statuses.get(
+      `${getTenantContext().workspaceId}:${conversationId}`,
+      async () => (await this.states.statusOf(conversationId)) ?? 'ACTIVE',
+    );
+  }
+
+  /** The status as committed now (not from memory): where a write of a moment ago must be seen. */
+  async committedStatusOf(conversationId: string): Promise<AiConversationStatus> {
     return (await this.states.statusOf(conversationId)) ?? 'ACTIVE';
   }
 
   handToAi(conversationId: string): Promise<void> {
-    return this.states.upsert(conversationId, { status: 'ACTIVE' });
+    return this.write(conversationId, { status: 'ACTIVE' });
   }
 
   handToHuman(conversationId: string): Promise<void> {
-    return this.states.upsert(conversationId, { status: 'HUMAN' });
+    return this.write(conversationId, { status: 'HUMAN' });
   }
 
   /** The AI agent gave up (no confident answer, a handoff keyword, an LLM failure). */
   handOff(conversationId: string, agentId: string | null, reason: string): Promise<void> {
-    return this.states.upsert(conversationId, { status: 'HANDED_OFF', agentId, handoffReason: reason });
+    return this.write(conversationId, { status: 'HANDED_OFF', agentId, handoffReason: reason });
+  }
+
+  private async write(conversationId: string, values: Parameters<AiConversationStatesRepository['upsert']>[1]) {
+    await this.states.upsert(conversationId, values);
+    await this.invalidation.changed('ai-states');
   }
 }

@@ -179,7 +179,7 @@ export class AiConversationsService implements OnModuleInit {
     const run = await this.responder.respond(settingsOf(agent), toTurns(texts));
     return this.tx.run(async () => {
       // A flow or a human may have taken over while the LLM was thinking.
-      if ((await this.states.statusOf(data.conversationId)) !== 'ACTIVE') return 'skipped';
+      if ((await this.states.committedStatusOf(data.conversationId)) !== 'ACTIVE') return 'skipped';
       await this.deliver(agent, data.conversationId, run);
       return run.handoff ? 'handed_off' : 'sent';
     });

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { TransactionHost } from 'src/core/database/transaction-host';
 import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { AiConversationStatesService } from 'src/modules/ai-agents/ai-conversation-states.service';
 import { AiConversationsService } from 'src/modules/ai-agents/ai-conversations.service';
 import { AutomationCache } from 'src/modules/automations/automation-cache.service';
 import { type TestApp, createSecondApiProcess, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
+import { connectCustom, postCustom, sql } from '../inbox/inbox-helpers';
+import type { MockPlatform } from '../inbox/mock-platform';
 
 /**
  * What the inbound pipeline keeps in memory per workspace for its automation and AI agent stages
@@ -35,6 +40,29 @@ async function activeRules(t: TestApp, workspaceId: string): Promise<string[]> {
 async function agentOn(t: TestApp, workspaceId: string): Promise<string | null> {
   const agent = await runAsWorkspace(workspaceId, () => t.app.get(AiConversationsService).activeAgentFor(ANY_CHANNEL));
   return agent?.name ?? null;
+}
+
+/** A real conversation of the workspace (a Custom Channel message; its replies go nowhere). */
+async function conversationOf(t: TestApp, admin: Session): Promise<string> {
+  const channel = await connectCustom(t, admin, { url: 'http://127.0.0.1:9' } as MockPlatform);
+  await postCustom(t, channel, { senderId: `c-${randomUUID()}`, text: 'hello' }).expect(200);
+  return eventually(async () => {
+    const rows = await sql<{ id: string }>(t, 'SELECT id FROM conversations WHERE workspace_id = $1', [admin.workspaceId]);
+    expect(rows).toHaveLength(1);
+    return rows[0]!.id;
+  });
+}
+
+/** The AI status of a conversation as the pipeline's AI stage reads it. */
+function aiStatus(t: TestApp, workspaceId: string, conversationId: string): Promise<string> {
+  return runAsWorkspace(workspaceId, () => t.app.get(AiConversationStatesService).statusOf(conversationId));
+}
+
+/** A handoff (as the agent's or a flow's), committed in a transaction of its own. */
+function handOff(t: TestApp, workspaceId: string, conversationId: string): Promise<void> {
+  return runAsWorkspace(workspaceId, () =>
+    t.app.get(TransactionHost).run(() => t.app.get(AiConversationStatesService).handOff(conversationId, null, 'test')),
+  );
 }
 
 async function behindTheBack(t: TestApp, sql: string, params: unknown[]): Promise<void> {
@@ -109,6 +137,26 @@ describe('pipeline configuration caches: automations and AI agents', () => {
     expect(await agentOn(a, admin.workspaceId)).toBeNull();
   });
 
+  it("in one process: a conversation's AI status served from memory between writes, a handoff seen at once", async () => {
+    const admin = await workspace(a, 'AI state cache');
+    const conversationId = await conversationOf(a, admin);
+    expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('ACTIVE');
+    await handOff(a, admin.workspaceId, conversationId);
+    expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('HANDED_OFF');
+    await new Promise((r) => setTimeout(r, 500)); // the commit's own notification has come back
+    expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('HANDED_OFF');
+    // Changed behind the service's back: memory is served...
+    await behindTheBack(a, `UPDATE ai_conversation_states SET status = 'ACTIVE' WHERE workspace_id = $1`, [
+      admin.workspaceId,
+    ]);
+    expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('HANDED_OFF');
+    // ...until the next write through the service drops it.
+    await runAsWorkspace(admin.workspaceId, () =>
+      a.app.get(TransactionHost).run(() => a.app.get(AiConversationStatesService).handToHuman(conversationId)),
+    );
+    expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('HUMAN');
+  });
+
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
     let b: TestApp;
     beforeAll(async () => {
@@ -156,6 +204,25 @@ describe('pipeline configuration caches: automations and AI agents', () => {
       expect(await agentOn(b, admin.workspaceId)).toBe('Night shift');
       await a.http.put(`/ai-agents/${id}`).set(admin.headers).send({ name: 'Night shift', active: false }).expect(200);
       await eventually(async () => expect(await agentOn(b, admin.workspaceId)).toBeNull(), 2_000, 5);
+    });
+
+    it("a handoff committed by one instance reaches the other's AI status cache at commit; memory in between", async () => {
+      const admin = await workspace(a, 'AI state, two processes');
+      const conversationId = await conversationOf(a, admin);
+      expect(await aiStatus(b, admin.workspaceId, conversationId)).toBe('ACTIVE');
+      await behindTheBack(
+        a,
+        `INSERT INTO ai_conversation_states (workspace_id, conversation_id, status) VALUES ($1, $2, 'HUMAN')`,
+        [admin.workspaceId, conversationId],
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await aiStatus(b, admin.workspaceId, conversationId)).toBe('ACTIVE');
+      await handOff(a, admin.workspaceId, conversationId);
+      await eventually(
+        async () => expect(await aiStatus(b, admin.workspaceId, conversationId)).toBe('HANDED_OFF'),
+        2_000,
+        5,
+      );
     });
   });
 });

@@ -73,6 +73,23 @@ describe('conversation workflow: arrival to wrap-up through the API', () => {
     });
     const answered = await getConversation(t, agent, c1);
     expect(answered.firstResponseAt).toBe(reply.body.createdAt);
+    expect(answered.lastMessageAt).toBe(reply.body.createdAt);
+    // A second reply moves the last message, not the first response; both are delivered, in order.
+    const second = await t.http
+      .post(`/conversations/${c1}/messages`)
+      .set(agent.headers)
+      .send({ text: 'Tracking link follows.' })
+      .expect(201);
+    await eventually(async () => {
+      const sent = mock.requests.filter((r) => r.path === '/custom/outbound').map((r) => r.raw);
+      const first = sent.findIndex((raw) => raw.includes('It ships tomorrow.'));
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(sent.findIndex((raw) => raw.includes('Tracking link follows.'))).toBeGreaterThan(first);
+    });
+    const answeredTwice = await getConversation(t, agent, c1);
+    expect(answeredTwice.firstResponseAt).toBe(reply.body.createdAt);
+    expect(answeredTwice.lastMessageAt).toBe(second.body.createdAt);
+    expect(answeredTwice.lastMessagePreview).toBe('Tracking link follows.');
 
     // A note: shown with the conversation, never sent to the customer.
     const note = await t.http
