@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { inspect } from 'node:util';
 import { MIGRATIONS } from '../../../migrations';
 import { createDataSource, runMigrationsLocked } from './data-source.factory';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -35,6 +36,7 @@ async function run(dataDir: string | undefined, mode: string | undefined): Promi
 }
 
 run(process.argv[2], process.argv[3]).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // PGlite's WebAssembly can throw non-Error values (Emscripten's ExitStatus): shown whole.
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : inspect(error)}\n`);
   process.exit(1);
 });

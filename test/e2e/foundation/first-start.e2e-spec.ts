@@ -61,7 +61,7 @@ async function startCompiled(dataDir: string, encryptionKey: string): Promise<St
 }
 
 async function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
