@@ -66,7 +66,12 @@ export class DatabaseRuntime {
         config.db.url ? apartPool(url) : null,
       );
       const apart = embedded?.initialisedApart;
-      if (apart) {
+      if (apart?.failure) {
+        runtime.logger.warn(
+          `Initialising the embedded database in a separate process failed (${apart.failure}); ` +
+            `this process initialised it instead (it keeps that memory until it restarts)`,
+        );
+      } else if (apart) {
         runtime.logger.log(
           `Initialised the embedded database in ${config.dataDir} in a separate process (pid ${apart.pid})` +
             (apart.applied.length ? `; applied migrations: ${apart.applied.join(', ')}` : ''),

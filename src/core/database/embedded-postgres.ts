@@ -47,6 +47,8 @@ export function embeddedDatabaseExists(dataDir: string): boolean {
 export interface ApartInitialisation {
   readonly pid: number;
   readonly applied: readonly string[];
+  /** Why it failed, when it did: the service then initialised the directory itself, as before. */
+  readonly failure?: string;
 }
 
 /**
@@ -70,8 +72,8 @@ function initialiseInChild(file: string, dataDir: string, migrate: boolean): Pro
       if (code !== 0) {
         reject(
           new Error(
-            `The embedded database's first-start initialisation (process ${child.pid}) failed ` +
-              `(${signal ? `signal ${signal}` : `exit code ${code}`}); its messages are above`,
+            `process ${child.pid} ended with ${signal ? `signal ${signal}` : `exit code ${code}`} ` +
+              `(its messages are on stderr above)`,
           ),
         );
         return;
@@ -81,7 +83,7 @@ function initialiseInChild(file: string, dataDir: string, migrate: boolean): Pro
         const applied = Array.isArray(result.applied) ? result.applied.map(String) : [];
         resolve({ pid: child.pid ?? 0, applied });
       } catch {
-        reject(new Error(`The embedded database's first-start initialisation answered ${JSON.stringify(out)}`));
+        reject(new Error(`process ${child.pid} answered ${JSON.stringify(out)}`));
       }
     });
   });
@@ -233,7 +235,15 @@ export class EmbeddedPostgres {
     if (initialising?.dataDir === dataDir) {
       const { done } = initialising;
       initialising = null;
-      const initialised = await done;
+      // A failed child costs memory, not the start: this process then initialises the directory itself
+      // (a busy directory still fails there, with DataDirLockedError).
+      const initialised = await done.catch(
+        (error: unknown): ApartInitialisation => ({
+          pid: 0,
+          applied: [],
+          failure: error instanceof Error ? error.message : String(error),
+        }),
+      );
       const db = await EmbeddedPostgres.launch(dataDir, false);
       return new EmbeddedPostgres(dataDir, db.engine, db.url, initialised);
     }
