@@ -36,7 +36,7 @@ function compiledFile(name: string): string | null {
 
 /** PGlite's database directory inside DATA_DIR, and where a first start builds it (renamed once complete). */
 const PGDATA = 'pgdata';
-export const PGDATA_INITIALISING = 'pgdata.initialising';
+const PGDATA_INITIALISING = 'pgdata.initialising';
 
 /** Whether DATA_DIR holds a database already (PostgreSQL's data directory marker). */
 export function embeddedDatabaseExists(dataDir: string): boolean {
@@ -54,7 +54,7 @@ export interface ApartInitialisation {
 /**
  * Runs the first start's initialisation (PGlite's initdb, and the migrations with `migrate`) in a
  * short-lived child process (embedded-initialiser.js). A WebAssembly memory never shrinks: initdb and
- * ~100 migrations left the service's PGlite memory and heaps ≈ 130 MB larger for its whole life
+ * ~100 migrations left the service's PGlite memory and malloc arenas ≈ 100 MB larger for its whole life
  * than a restart's (docs/performance.md, "Session 23: embedded memory"); in a child that memory goes
  * back to the system when it exits. The child builds DATA_DIR/pgdata.initialising and renames it to
  * pgdata when complete, so an interrupted first start leaves no half-made database behind.
