@@ -29,6 +29,9 @@ async function main(): Promise<void> {
     // PGlite shares this process: a smaller young generation and old-generation growth keep the sum
     // lower (issue 16 item 5). Before the application's modules load, so their first objects count too.
     applyEmbeddedHeapSettings(process.execArgv, env.NODE_OPTIONS);
+    // A first start (empty DATA_DIR) initialises the database in a child process meanwhile, so initdb's
+    // and the migrations' memory is not this process's for its whole life (docs/decisions.md, session 23).
+    EmbeddedPostgres.initialiseApart(config.dataDir, { migrate: config.db.migrationsRun });
     // The embedded engine's WebAssembly compiles while serve.ts loads (the engine then runs in this thread).
     EmbeddedPostgres.startEarly(config.dataDir, { ownThread: false });
   }

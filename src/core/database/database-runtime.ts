@@ -65,6 +65,18 @@ export class DatabaseRuntime {
         config.db.url && config.db.ackPoolSize > 0 ? ackPool(url, config.db.ackPoolSize) : null,
         config.db.url ? apartPool(url) : null,
       );
+      const apart = embedded?.initialisedApart;
+      if (apart?.failure) {
+        runtime.logger.warn(
+          `Initialising the embedded database in a separate process failed (${apart.failure}); ` +
+            `this process initialised it instead (it keeps that memory until it restarts)`,
+        );
+      } else if (apart) {
+        runtime.logger.log(
+          `Initialised the embedded database in ${config.dataDir} in a separate process (pid ${apart.pid})` +
+            (apart.applied.length ? `; applied migrations: ${apart.applied.join(', ')}` : ''),
+        );
+      }
       if (config.db.migrationsRun) {
         const applied = await runMigrationsLocked(dataSource);
         if (applied.length) runtime.logger.log(`Applied migrations: ${applied.join(', ')}`);

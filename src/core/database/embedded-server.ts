@@ -24,9 +24,11 @@ export const EMBEDDED_REFUSAL =
  * lives inside the service process on this engine and is touched as soon as PGlite starts (measured:
  * 285 MB resident right after start with 128 MB, 187 MB with 32 MB, and 0.5 s less CPU to start).
  * Pages that do not fit are read back from the operating system's file cache: a 30,000-row
- * import costs no more CPU with 32 MB (docs/performance.md, "Embedded write path").
+ * import costs no more CPU with 32 MB (docs/performance.md, "Embedded write path"), and 16 MB keeps
+ * PGlite's WebAssembly memory ≈ 18 MB smaller at a 100,000-row import's peak with the lists as fast
+ * (session 23: a WebAssembly memory never shrinks, so every buffer touched once stays resident).
  */
-export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers=32MB'];
+export const EMBEDDED_SETTINGS: readonly string[] = ['shared_buffers=16MB'];
 
 /** A running engine: the loopback port of its wire server, and how to stop both. */
 export interface EmbeddedEngineServer {

@@ -104,6 +104,13 @@ describe('database runtime', () => {
     expect(rows).toHaveLength(0);
   });
 
+  (process.env.DATABASE_URL ? it.skip : it)('runs PGlite with 16 MB of shared buffers (its memory is the service process\'s)', async () => {
+    const t = await createTestApp();
+    open.push(t);
+    const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');
+    expect(rows).toEqual([{ shared_buffers: '16MB' }]);
+  });
+
   (process.env.DATABASE_URL ? it.skip : it)('refuses a second process on the same data directory', async () => {
     const t = await createTestApp();
     open.push(t);
