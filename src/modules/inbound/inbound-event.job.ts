@@ -13,7 +13,7 @@ export interface InboundEventJobData extends JobPayload {
 /**
  * Processes one stored inbound event, together with the other events this process's jobs hold at the
  * same time (InboundEventBatcher: one transaction for a group). Never throws: retries are driven by
- * the event row. Concurrency 32: while up to three groups run, the next jobs gather for the next ones.
+ * the event row. Concurrency 32: while up to four groups run, the next jobs gather for the next ones.
  */
 @Injectable()
 export class InboundEventJob {

@@ -17,8 +17,8 @@ import { InboundEventRunner, type RunOutcome } from './inbound-event-runner';
  * engine: one group at a time (one database session), at most EMBEDDED_MAX_GROUP events, so a
  * webhook ack never waits behind a long transaction.
  */
-const GROUPS_AT_ONCE = 3;
-const MAX_GROUP = 16;
+const GROUPS_AT_ONCE = 4;
+const MAX_GROUP = 8;
 const EMBEDDED_MAX_GROUP = 4;
 
 interface Waiting {
@@ -56,6 +56,11 @@ export class InboundEventBatcher {
       this.waiting.push({ workspaceId, eventId, resolve, reject });
       this.schedule();
     });
+  }
+
+  /** Groups running now (tests, diagnostics). */
+  get runningCount(): number {
+    return this.running;
   }
 
   /** Events handed over and not yet in a group (tests, diagnostics). */
