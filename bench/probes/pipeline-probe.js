@@ -35,7 +35,7 @@ function cpuOf(pid) {
 }
 
 (async () => {
-  const ctx = { short: false, databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres', redisUrl: 'redis://127.0.0.1:6379', embedded: false, log: (m) => console.error(m) };
+  const ctx = { short: false, databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres', redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', embedded: false, log: (m) => console.error(m) };
   await P.forEachEngine(ctx, { countStatements: true }, async (p) => {
     const replies = await P.sink();
     const db = await S.serviceDb(p.service);

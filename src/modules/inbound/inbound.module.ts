@@ -10,6 +10,7 @@ import { InboundEventsRepository } from './events/inbound-events.repository';
 import { InboundEventsService } from './events/inbound-events.service';
 import { InboundRecoveryService } from './events/inbound-recovery.service';
 import { InboundEventJob } from './inbound-event.job';
+import { InboundEventBatcher } from './pipeline/inbound-event-batcher';
 import { InboundEventRunner } from './pipeline/inbound-event-runner';
 import { InboundPipeline } from './pipeline/inbound-pipeline';
 import { InboundProcessor } from './pipeline/inbound-processor';
@@ -36,6 +37,7 @@ import { PlatformWebhooksController } from './webhooks/platform-webhooks.control
     InboundRecoveryService,
     InboundEventJob,
     InboundEventRunner,
+    InboundEventBatcher,
     InboundProcessor,
     SenderProfilesService,
     InboundPipeline,

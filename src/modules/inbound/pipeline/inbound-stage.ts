@@ -44,7 +44,10 @@ export type InboundStageResult = 'continue' | 'handled';
 
 /**
  * One step another module adds to the pipeline. It runs inside the event's transaction, after the
- * message is stored, for new messages only (never for a redelivery): repositories join the
+ * message is stored, for new messages only (never for a redelivery). On a busy process that
+ * transaction is shared with other events of the workspace (group processing, InboundEventBatcher):
+ * a stage keeps no per-transaction state of its own and defers side effects with `afterCommit`,
+ * which runs once the group commits. Repositories join the
  * transaction automatically; work that is slow or talks to the network must be enqueued as a job
  * (`TransactionHost.afterCommit`), never done inline. On PostgreSQL the event's transaction commits
  * without waiting for the WAL flush (issue 16): such a job makes what it read durable before it

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TransactionHost } from 'src/core/database/transaction-host';
+import { JobName } from 'src/core/queue/job-names';
+import { JobQueueService } from 'src/core/queue/job-queue.service';
+import { InboundPipeline } from 'src/modules/inbound';
+import { InboundEventBatcher } from 'src/modules/inbound/pipeline/inbound-event-batcher';
+import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
+import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
+import { type CustomChannel, connectCustom, eventReaches, inboxEnv, postCustom, sql } from './inbox-helpers';
+import { MockPlatform } from './mock-platform';
+
+/**
+ * Group processing (issue 16 item 3): inbound events that wait in one process at the same time run in
+ * one transaction. DESIGN §4.3 still holds: every message stored once, one sender's messages in
+ * arrival order, a failing event retried and FAILED on its own. To make a group form for sure on
+ * PostgreSQL, a test stage holds the first events ("hold") inside their transactions until every later
+ * event has been handed over; then it lets go. The embedded engine has one session (an open
+ * transaction would hold the acks back): there the events are stored as the webhook stores them and
+ * their jobs queued in one go, two of which run at a time.
+ */
+const embedded = !process.env.DATABASE_URL;
+describe('Inbound pipeline: events processed in groups', () => {
+  let t: TestApp;
+  let mock: MockPlatform;
+  beforeAll(async () => {
+    mock = await MockPlatform.start();
+    t = await createTestApp({ env: inboxEnv(mock) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await mock.close();
+  });
+
+  async function setup(): Promise<{ admin: Session; channel: CustomChannel }> {
+    const admin = await signupWorkspace(app(), 'Groups');
+    await setPlan(app(), admin.workspaceId, 'ENTERPRISE');
+    return { admin, channel: await connectCustom(app(), admin, mock) };
+  }
+  const app = (): TestApp => t;
+
+  /**
+   * A stage that records, per message text, the transaction it ran in; holds "hold" messages until
+   * `release()`; throws for "explode". Returns the helpers and a cleanup.
+   */
+  function instrument(workspaceId: string) {
+    const pipeline = t.app.get(InboundPipeline);
+    const tx = t.app.get(TransactionHost);
+    const seen: { text: string; xid: string }[] = [];
+    let held = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    pipeline.register({
+      name: 'test.groups',
+      order: 997,
+      run: async (ctx) => {
+        if (ctx.workspaceId !== workspaceId) return 'continue';
+        const text = ctx.message.text ?? '';
+        const [row] = (await tx.manager.query('SELECT pg_current_xact_id()::text AS xid')) as { xid: string }[];
+        seen.push({ text, xid: row!.xid });
+        if (text.startsWith('hold')) {
+          held++;
+          await gate;
+        }
+        if (text === 'explode') throw new Error('stage exploded');
+        return 'continue';
+      },
+    });
+    return {
+      seen,
+      release: () => open(),
+      cleanup: () => pipeline.unregister('test.groups'),
+      /** Holds as many transactions as groups run at once, so the next events queue for a group. */
+      hold: async (channel: CustomChannel) => {
+        if (embedded) return;
+        const batcher = t.app.get(InboundEventBatcher);
+        // One at a time, so that each starts a group of its own. (A holder may also wait before the
+        // stage, e.g. for an analytics slot row another holder's transaction has: it still holds its group.)
+        for (let i = 0; i < batcher.groupsAtOnce; i++) {
+          await postCustom(t, channel, { senderId: `holder-${i}`, text: `hold ${i}` }).expect(200);
+          await eventually(async () => expect(batcher.runningCount).toBe(i + 1));
+        }
+        await eventually(async () => expect(held).toBeGreaterThan(0));
+      },
+      /** Sends `messages` one after the other (so their arrival order is known) and waits until all are handed over. */
+      send: async (channel: CustomChannel, messages: { senderId: string; text: string }[]) => {
+        if (embedded) return storeAndQueue(workspaceId, channel, messages);
+        const batcher = t.app.get(InboundEventBatcher);
+        const before = batcher.waitingCount;
+        const ids: string[] = [];
+        for (const m of messages) ids.push((await postCustom(t, channel, m).expect(200)).body.eventId);
+        await eventually(async () => expect(batcher.waitingCount - before).toBe(messages.length));
+        return ids;
+      },
+    };
+  }
+
+  /** Stores the events as the webhook does (in this order), then queues their jobs at once. */
+  async function storeAndQueue(
+    workspaceId: string,
+    channel: CustomChannel,
+    messages: { senderId: string; text: string }[],
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    for (const m of messages) {
+      const [row] = await sql<{ id: string }>(
+        t,
+        `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, payload)
+         VALUES ($1, $2, 'CUSTOM', $3, $4) RETURNING id`,
+        [workspaceId, channel.id, m.senderId, m],
+      );
+      ids.push(row!.id);
+    }
+    await t.app.get(JobQueueService).enqueueMany(
+      JobName.InboundEventProcess,
+      ids.map((eventId) => ({ data: { workspaceId, eventId }, options: { jobId: eventId } })),
+    );
+    return ids;
+  }
+
+  async function texts(conversationOfSender: { channelId: string; senderId: string }): Promise<string[]> {
+    const rows = await sql<{ text: string }>(
+      t,
+      `SELECT m.text FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id
+         JOIN contact_identities i ON i.contact_id = c.contact_id AND i.channel_id::text = c.channel_id::text
+        WHERE c.channel_id = $1::uuid AND i.external_id = $2 AND m.direction = 'INBOUND'
+        ORDER BY m.seq`,
+      [conversationOfSender.channelId, conversationOfSender.senderId],
+    );
+    return rows.map((r) => r.text);
+  }
+
+  it('a burst from several senders is stored in fewer transactions, every message once, each sender in arrival order', async () => {
+    const { admin, channel } = await setup();
+    const probe = instrument(admin.workspaceId);
+    try {
+      await probe.hold(channel);
+      const burst: { senderId: string; text: string }[] = [];
+      for (let n = 1; n <= 4; n++) for (const s of ['a', 'b', 'c']) burst.push({ senderId: `s-${s}`, text: `${s}${n}` });
+      const ids = await probe.send(channel, burst);
+      probe.release();
+      for (const id of ids) await eventReaches(t, admin, channel.id, id);
+
+      // Fewer transactions than events: the processed events' rows carry the id of the transaction
+      // that marked them (xmin); the stage saw several messages in one transaction.
+      const [marks] = await sql<{ events: number; transactions: number }>(
+        t,
+        `SELECT count(*)::int AS events, count(DISTINCT xmin::text)::int AS transactions
+           FROM inbound_events WHERE channel_id = $1 AND id = ANY($2::uuid[])`,
+        [channel.id, ids],
+      );
+      expect(marks!.events).toBe(12);
+      expect(marks!.transactions).toBeLessThan(12);
+      const perXid = new Map<string, number>();
+      for (const s of probe.seen) if (!s.text.startsWith('hold')) perXid.set(s.xid, (perXid.get(s.xid) ?? 0) + 1);
+      expect(Math.max(...perXid.values())).toBeGreaterThan(1);
+
+      const [stored] = await sql<{ n: number; distinct: number }>(
+        t,
+        `SELECT count(*)::int AS n, count(DISTINCT text)::int AS distinct FROM messages
+          WHERE channel_id = $1 AND direction = 'INBOUND' AND text NOT LIKE 'hold%'`,
+        [channel.id],
+      );
+      expect(stored).toEqual({ n: 12, distinct: 12 });
+      for (const s of ['a', 'b', 'c'])
+        expect(await texts({ channelId: channel.id, senderId: `s-${s}` })).toEqual([1, 2, 3, 4].map((n) => `${s}${n}`));
+      // Each new conversation assigned and ticketed once (one per sender).
+      const [conversations] = await sql<{ n: number }>(
+        t,
+        `SELECT count(*)::int AS n FROM conversations WHERE channel_id = $1`,
+        [channel.id],
+      );
+      expect(conversations!.n).toBe(3 + (embedded ? 0 : t.app.get(InboundEventBatcher).groupsAtOnce));
+    } finally {
+      probe.release();
+      probe.cleanup();
+    }
+  });
+
+  it('an event that fails inside a group is retried and ends FAILED as before; the rest of the group is stored', async () => {
+    const { admin, channel } = await setup();
+    const probe = instrument(admin.workspaceId);
+    try {
+      await probe.hold(channel);
+      const [y1, exploding, ...rest] = await probe.send(channel, [
+        { senderId: 'y', text: 'y1' },
+        { senderId: 'x', text: 'explode' },
+        { senderId: 'z', text: 'z1' },
+        { senderId: 'y', text: 'y2' },
+      ]);
+      const others = [y1!, ...rest];
+      probe.release();
+      const failed = await eventReaches(t, admin, channel.id, exploding!, 'FAILED');
+      expect(failed).toMatchObject({ attempts: 3, error: 'stage exploded', outcome: null, messageId: null });
+      for (const id of others) {
+        const done = await eventReaches(t, admin, channel.id, id);
+        expect(done).toMatchObject({ outcome: 'MESSAGE_STORED', attempts: 1, error: null });
+      }
+      // The first attempt ran in a group: another message was processed in its transaction (and rolled back with it).
+      const firstTry = probe.seen.find((s) => s.text === 'explode')!;
+      expect(probe.seen.filter((s) => s.xid === firstTry.xid && s.text !== 'explode').length).toBeGreaterThan(0);
+      // Three attempts one at a time (plus the group runs that rolled back).
+      expect(probe.seen.filter((s) => s.text === 'explode').length).toBeGreaterThan(3);
+      expect(await texts({ channelId: channel.id, senderId: 'x' })).toEqual([]);
+      expect(await texts({ channelId: channel.id, senderId: 'y' })).toEqual(['y1', 'y2']);
+      expect(await texts({ channelId: channel.id, senderId: 'z' })).toEqual(['z1']);
+    } finally {
+      probe.release();
+      probe.cleanup();
+    }
+  });
+
+  it('a sender with an older unprocessed event outside the group keeps arrival order', async () => {
+    const { admin, channel } = await setup();
+    const probe = instrument(admin.workspaceId);
+    try {
+      await probe.hold(channel);
+      // Stored and acknowledged earlier, its job not run yet (as after a crash, before the sweep).
+      const [older] = await sql<{ id: string }>(
+        t,
+        `INSERT INTO inbound_events (workspace_id, channel_id, channel_type, sender_key, payload)
+         VALUES ($1, $2, 'CUSTOM', 'late', $3) RETURNING id`,
+        [admin.workspaceId, channel.id, { senderId: 'late', text: 'late0', messageId: 'late-0' }],
+      );
+      const ids = await probe.send(channel, [
+        { senderId: 'late', text: 'late1' },
+        { senderId: 'other', text: 'other1' },
+        { senderId: 'late', text: 'late2' },
+        { senderId: 'other', text: 'other2' },
+      ]);
+      probe.release();
+      for (const id of [...ids, older!.id]) await eventReaches(t, admin, channel.id, id);
+      expect(await texts({ channelId: channel.id, senderId: 'late' })).toEqual(['late0', 'late1', 'late2']);
+      expect(await texts({ channelId: channel.id, senderId: 'other' })).toEqual(['other1', 'other2']);
+      // Where all four waited together (PostgreSQL: several groups at once), the other sender's events
+      // still went in one transaction while "late" went one at a time.
+      if (t.app.get(InboundEventBatcher).groupsAtOnce > 1) {
+        const other = probe.seen.filter((s) => s.text.startsWith('other'));
+        expect(other[0]!.xid).toBe(other[1]!.xid);
+      }
+    } finally {
+      probe.release();
+      probe.cleanup();
+    }
+  });
+});
