@@ -112,14 +112,26 @@ function apartPool(url: string): Pool {
     connectionTimeoutMillis: 15_000,
     options: '-c synchronous_commit=off',
   });
-  pool.on('error', (error) => new Logger('Database').warn(`Apart pool connection lost: ${error.message}`));
+  handleConnectionErrors(pool, 'Apart pool');
   return pool;
 }
 
 function ackPool(url: string, size: number): Pool {
   // PreparingClient: the group-commit INSERTs go out as named prepared statements (foregroundRows).
   const pool = new Pool({ connectionString: url, max: size, connectionTimeoutMillis: 15_000, Client: PreparingClient });
-  // An idle connection that breaks (server restart) must not crash the process: the pool drops it.
-  pool.on('error', (error) => new Logger('Database').warn(`Ack pool connection lost: ${error.message}`));
+  handleConnectionErrors(pool, 'Ack pool');
   return pool;
+}
+
+/**
+ * A connection that breaks (server restart, `57P01`) must not crash the process. The pool handles
+ * an idle connection's error (it drops it); a connection checked out between two statements emits
+ * its error on the client, which has no listener of its own: one is added to every connection, and
+ * the next statement on it fails as usual (chaos scenario 4).
+ */
+function handleConnectionErrors(pool: Pool, label: string): void {
+  const logger = new Logger('Database');
+  const lost = (error: Error) => logger.warn(`${label} connection lost: ${error.message}`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
 }
