@@ -14,7 +14,7 @@ export interface InboundEventJobData extends JobPayload {
 export class InboundEventJob {
   constructor(private readonly runner: InboundEventRunner) {}
 
-  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 10 })
+  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 10, yieldsToAcks: true })
   handle(data: InboundEventJobData): Promise<RunOutcome> {
     return this.runner.run(data.eventId);
   }
