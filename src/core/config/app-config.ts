@@ -3,6 +3,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export type AppRole = 'all' | 'api' | 'worker' | 'cli';
+
+/** How the inbound pipeline yields to webhook acknowledgements (core/queue/pipeline-yield.ts). */
+export interface PipelineYieldSettings {
+  /** Acks per second at and above which the workers yield; 0 = never. */
+  readonly ackRate: number;
+  /** Concurrency of a yielding queue's workers while they yield (capped at their full concurrency). */
+  readonly concurrency: number;
+  /** Longest continuous yield; afterwards the flag is ignored for as long again. */
+  readonly maxMs: number;
+}
 export type WorkspacePlanName = 'STARTER' | 'PRO' | 'ENTERPRISE';
 
 export interface AppConfig {
@@ -15,6 +25,13 @@ export interface AppConfig {
    * (issue 16; docs/performance.md "Session 21: ack latency"). 0 = unchanged. Other roles ignore it.
    */
   readonly workerNice: number;
+  /**
+   * PIPELINE_YIELD_ACK_RATE / PIPELINE_YIELD_CONCURRENCY / PIPELINE_YIELD_MAX_MS: while an `api`
+   * process acknowledges webhook events at least this fast (per second), the workers of the inbound
+   * queue run at the lowered concurrency, for at most MAX_MS in a row (core/queue/pipeline-yield.ts).
+   * BullMQ only; a rate of 0 turns it off.
+   */
+  readonly pipelineYield: PipelineYieldSettings;
   readonly dataDir: string;
   readonly publicBaseUrl: string;
   readonly logLevel: string;
@@ -167,6 +184,11 @@ export function loadConfig(env: Env): AppConfig {
   const poolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
   const workerNice = int('WORKER_NICE', 10, 0, 19);
   const ackPoolSize = int('ACK_POOL_SIZE', 2, 0, 20);
+  const pipelineYield = {
+    ackRate: int('PIPELINE_YIELD_ACK_RATE', 600, 0, 1_000_000),
+    concurrency: int('PIPELINE_YIELD_CONCURRENCY', 1, 1, 1_000),
+    maxMs: int('PIPELINE_YIELD_MAX_MS', 15_000, 1_000, 3_600_000),
+  };
   const jwtExpiresInSeconds = int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600);
   const signupEnabled = bool('SIGNUP_ENABLED', true);
   const signupRateLimit = { points: int('SIGNUP_RATE_LIMIT', 10, 1, 1_000_000), durationSeconds: 3600 };
@@ -226,6 +248,7 @@ export function loadConfig(env: Env): AppConfig {
     port,
     role,
     workerNice,
+    pipelineYield,
     dataDir,
     publicBaseUrl,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { JobName, QueueName } from './job-names';
 import type { JobRegistry } from './job-registry';
 import type { EnqueueOptions, JobPayload } from './job-queue.port';
+import { YIELD_FLAG_TTL_MS, YIELD_KEY, YieldMeter } from './pipeline-yield';
 
 /** BullMQ job data: the payload plus the retry schedule chosen at enqueue time. */
 export interface Envelope {
@@ -70,10 +71,13 @@ export function clientStatusOf(target: { getBackend(): { readonly client: Promis
 export class BullMqDriver {
   private readonly logger = new Logger('BullMQ');
   private readonly queues = new Map<string, { readonly queue: Queue; readonly status: ClientStatus }>();
+  /** Ack rate per queue whose handlers yield to acks (pipeline-yield.ts); created on first report. */
+  private readonly meters = new Map<QueueName, YieldMeter | null>();
 
   constructor(
     queues: readonly Queue[],
     private readonly registry: JobRegistry,
+    private readonly yieldAckRate = 0,
   ) {
     for (const queue of queues) {
       // Without a listener ioredis prints every reconnect failure as an unhandled error.
@@ -123,6 +127,29 @@ export class BullMqDriver {
     const add: Promise<unknown> =
       specs.length === 1 ? queue.add(specs[0]!.name, specs[0]!.data, specs[0]!.opts) : queue.addBulk(specs);
     await withTimeout(add, ENQUEUE_TIMEOUT_MS, () => new EnqueueTimeoutError('Redis did not accept the job in time'));
+  }
+
+  /**
+   * Counts acknowledged events of `name`; while their rate is at or above the yield rate, sets the
+   * queue's yield flag (one SET with a TTL per window, not awaited; a failure only means the workers
+   * do not yield this time).
+   */
+  acknowledged(name: JobName, count: number): void {
+    const job = this.registry.get(name);
+    let meter = this.meters.get(job.queue);
+    if (meter === undefined) {
+      const yields = this.yieldAckRate > 0 && this.registry.all().some((j) => j.queue === job.queue && j.yieldsToAcks);
+      meter = yields ? new YieldMeter(this.yieldAckRate, performance.now()) : null;
+      this.meters.set(job.queue, meter);
+    }
+    if (!meter?.record(count, performance.now())) return;
+    const { queue, status } = this.entry(job.queue);
+    if (status() !== 'ready') return;
+    const backend = queue.getBackend();
+    backend.client.then(
+      (client) => client.set(backend.toKey(YIELD_KEY), '1', { PX: YIELD_FLAG_TTL_MS }).catch(() => undefined),
+      () => undefined,
+    );
   }
 
   /** Job counts per queue and state (for /metrics). */

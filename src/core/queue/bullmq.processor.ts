@@ -12,6 +12,8 @@ import { type ClientStatus, type Envelope, clientStatusOf, withTimeout } from '.
 import type { JobName, QueueName } from './job-names';
 import { backoffFor } from './job-queue.port';
 import { JobRegistry } from './job-registry';
+import type { PipelineYieldSettings } from 'src/core/config/app-config';
+import { YIELD_KEY, YIELD_POLL_MS, YieldGovernor } from './pipeline-yield';
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -23,7 +25,11 @@ const CLOSE_TIMEOUT_MS = 5_000;
  * One class per queue is made at module build time because the worker's connection (REDIS_URL) is
  * only known then: `@Processor`'s worker options are class metadata.
  */
-export function processorFor(queue: QueueName, connection: RedisOptions): Type<WorkerHost> {
+export function processorFor(
+  queue: QueueName,
+  connection: RedisOptions,
+  yieldSettings: PipelineYieldSettings,
+): Type<WorkerHost> {
   @Processor(queue, {
     connection,
     // Started in onApplicationBootstrap, once the registry knows the handlers' concurrency.
@@ -37,6 +43,9 @@ export function processorFor(queue: QueueName, connection: RedisOptions): Type<W
   class QueueProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
     private readonly logger = new Logger(`BullMQ:${queue}`);
     private status: ClientStatus = () => undefined;
+    private yieldTimer: NodeJS.Timeout | null = null;
+    /** Whether the worker runs at its lowered concurrency now (visible for tests and diagnostics). */
+    yielding = false;
 
     constructor(@Inject(JobRegistry) private readonly registry: JobRegistry) {
       super();
@@ -48,9 +57,40 @@ export function processorFor(queue: QueueName, connection: RedisOptions): Type<W
 
     onApplicationBootstrap(): void {
       const handlers = this.registry.all().filter((job) => job.queue === queue);
-      this.worker.concurrency = Math.max(1, ...handlers.map((job) => job.concurrency));
+      const full = Math.max(1, ...handlers.map((job) => job.concurrency));
+      this.worker.concurrency = full;
       this.status = clientStatusOf(this.worker);
       this.worker.run().catch((error: Error) => this.logger.error({ err: error }, 'Worker stopped'));
+      if (yieldSettings.ackRate > 0 && handlers.some((job) => job.yieldsToAcks)) this.watchYieldFlag(full);
+    }
+
+    /**
+     * Reads the queue's yield flag (set by `api` processes while they acknowledge fast) every
+     * YIELD_POLL_MS and runs at PIPELINE_YIELD_CONCURRENCY while the governor says so. BullMQ applies
+     * a lower concurrency as running jobs finish (no job is interrupted). A failed read counts as no flag.
+     */
+    private watchYieldFlag(full: number): void {
+      const governor = new YieldGovernor(yieldSettings.maxMs);
+      const lowered = Math.min(full, yieldSettings.concurrency);
+      const backend = this.worker.getBackend();
+      const key = backend.toKey(YIELD_KEY);
+      let reading = false;
+      this.yieldTimer = setInterval(() => {
+        if (reading || this.status() !== 'ready') return;
+        reading = true;
+        backend.client
+          .then((client) => client.get(key))
+          .catch(() => null)
+          .then((flag) => {
+            reading = false;
+            const yielding = governor.shouldYield(flag !== null, performance.now());
+            if (yielding === this.yielding) return;
+            this.yielding = yielding;
+            this.worker.concurrency = yielding ? lowered : full;
+            this.logger.debug(yielding ? `yielding to acks (concurrency ${lowered})` : `full concurrency (${full})`);
+          });
+      }, YIELD_POLL_MS);
+      this.yieldTimer.unref();
     }
 
     @OnWorkerEvent('error')
@@ -71,6 +111,7 @@ export function processorFor(queue: QueueName, connection: RedisOptions): Type<W
      * and bounded either way. Its later close() call gets this same, settled promise.
      */
     async beforeApplicationShutdown(): Promise<void> {
+      if (this.yieldTimer) clearInterval(this.yieldTimer);
       const force = this.status() !== 'ready';
       await withTimeout(this.worker.close(force), CLOSE_TIMEOUT_MS).catch(() => undefined);
     }

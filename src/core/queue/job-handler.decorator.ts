@@ -8,6 +8,12 @@ export interface JobHandlerOptions {
   readonly queue: QueueName;
   /** Concurrent jobs of this queue per worker process (BullMQ). */
   readonly concurrency?: number;
+  /**
+   * Background throughput work that yields to webhook acknowledgements: while the api acknowledges
+   * at least PIPELINE_YIELD_ACK_RATE events per second, this queue's BullMQ workers run at
+   * PIPELINE_YIELD_CONCURRENCY (core/queue/pipeline-yield.ts).
+   */
+  readonly yieldsToAcks?: boolean;
 }
 
 /** Marks a provider method as the handler of one job (immich's @OnJob). */

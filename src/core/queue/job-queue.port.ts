@@ -22,6 +22,13 @@ export interface JobQueue {
   enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void>;
   /** Several jobs of one name in one round trip (BullMQ `addBulk`); same rules as `enqueue` for each. */
   enqueueMany<T extends JobPayload>(name: JobName, jobs: readonly { data: T; options?: EnqueueOptions }[]): Promise<void>;
+  /**
+   * `count` events whose jobs are `name` were just acknowledged to their senders (webhook acks; the
+   * caller reports once per batch). Above PIPELINE_YIELD_ACK_RATE per second the BullMQ workers of a
+   * queue whose handlers yield to acks lower their concurrency (core/queue/pipeline-yield.ts); a
+   * no-op for in-process jobs. Never throws, never waits.
+   */
+  acknowledged(name: JobName, count: number): void;
   /** What runs jobs right now (`inline` also when Redis is configured but stopped answering). */
   backend(): JobBackend;
 }

@@ -87,6 +87,10 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
     for (const job of jobs) this.inline.enqueue(name, job.data, job.options);
   }
 
+  acknowledged(name: JobName, count: number): void {
+    this.bull?.acknowledged(name, count);
+  }
+
   /** Queue depths for /metrics: BullMQ's counts per queue and state, plus pending in-process jobs. */
   async depths(): Promise<{ queue: string; state: string; count: number }[]> {
     const rows = [{ queue: 'inline', state: 'pending', count: this.inline.pendingCount }];

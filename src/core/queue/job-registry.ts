@@ -12,6 +12,7 @@ export interface RegisteredJob {
   readonly name: JobName;
   readonly queue: QueueName;
   readonly concurrency: number;
+  readonly yieldsToAcks: boolean;
   readonly run: JobFn;
 }
 
@@ -55,6 +56,7 @@ export class JobRegistry implements OnModuleInit {
         name: options.name,
         queue: options.queue,
         concurrency: options.concurrency ?? 5,
+        yieldsToAcks: options.yieldsToAcks ?? false,
         run,
       });
     }

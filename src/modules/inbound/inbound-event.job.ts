@@ -19,7 +19,7 @@ export interface InboundEventJobData extends JobPayload {
 export class InboundEventJob {
   constructor(private readonly batcher: InboundEventBatcher) {}
 
-  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 32 })
+  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 32, yieldsToAcks: true })
   handle(data: InboundEventJobData): Promise<RunOutcome> {
     return this.batcher.submit(data.eventId);
   }

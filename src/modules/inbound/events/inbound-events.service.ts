@@ -119,6 +119,8 @@ export class InboundEventsService implements BeforeApplicationShutdown {
   private async enqueuePending(): Promise<void> {
     const events = this.toEnqueue.splice(0);
     if (events.length === 0) return;
+    // Events acknowledged since the last batch: an ack flood makes the pipeline yield (pipeline-yield.ts).
+    this.jobs.acknowledged(JobName.InboundEventProcess, events.length);
     try {
       await this.jobs.enqueueMany(
         JobName.InboundEventProcess,
