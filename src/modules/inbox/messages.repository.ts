@@ -190,7 +190,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
             SET delivery_attempts = delivery_attempts + 1,
                 next_attempt_at = now() + make_interval(secs => ${DELIVERY_LEASE_SECONDS}),
                 updated_at = now()
-          WHERE workspace_id = $1 AND id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
+          WHERE messages.workspace_id = $1 AND messages.id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
             AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
             -- per-conversation order: every earlier outbound message is SENT or FAILED first
             AND NOT EXISTS (
@@ -236,7 +236,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
            UPDATE messages
               SET delivery_status = 'SENT', delivery_error = NULL, next_attempt_at = NULL, sent_at = $3,
                   external_id = coalesce($4, external_id), updated_at = now()
-            WHERE workspace_id = $1 AND id = $2
+            WHERE messages.workspace_id = $1 AND messages.id = $2
            RETURNING id),
          ev AS (${event.sql} RETURNING 1)
          SELECT (SELECT count(*)::int FROM sent) AS updated`,
