@@ -11,6 +11,8 @@
  *   npm run build && node bench/probes/embedded-pipeline-probe.js "$PWD" 1000 100 label [backlog]
  *   PROBE_NODE_ARGS="--heap-growing-percent=0" node bench/probes/…   # extra node flags for the service
  *   BENCH_CPU_PROF=/tmp/prof node bench/probes/…                       # + a CPU profile of the service
+ *   PROBE_ACK_SECONDS=5 node bench/probes/…   # acks instead of the burst: the bench's open loop (500/s)
+ *                                             # then its closed loop (50 connections), no drain between
  */
 const root = process.argv[2];
 if (!root) {
@@ -27,6 +29,7 @@ const os = require('node:os');
 const P = require(root + '/dist/bench/lib/pipeline.js');
 const S = require(root + '/dist/bench/lib/service.js');
 const C = require(root + '/dist/bench/lib/statement-counter.js');
+const L = require(root + '/dist/bench/lib/load.js');
 
 (async () => {
   await S.withDataDir(async (dir) => {
@@ -48,6 +51,18 @@ const C = require(root + '/dist/bench/lib/statement-counter.js');
     try {
       const channel = await P.setupInbox(service, `${replies.url}/replies`);
       await P.burst(p, db, channel, `w${randomBytes(2).toString('hex')}`, 200, 20);
+      const ackSeconds = Number(process.env.PROBE_ACK_SECONDS ?? 0);
+      if (ackSeconds > 0) {
+        const tag = `a${randomBytes(2).toString('hex')}`;
+        const common = { url: channel.url, connections: 50, durationMs: ackSeconds * 1000 };
+        const load0 = os.loadavg()[0];
+        const open = await L.load({ ...common, rate: 500, build: P.signed(channel.secret, `${tag}o`, 1000) });
+        const closed = await L.load({ ...common, build: P.signed(channel.secret, `${tag}c`, 1000) });
+        console.log(JSON.stringify({ label, ack: true, openAchieved: Math.round(open.achieved), openP99: Number(open.p99.toFixed(1)),
+          closedReqS: Math.round(closed.achieved), closedP99: Number(closed.p99.toFixed(1)), non2xx: open.non2xx + closed.non2xx,
+          load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)] }));
+        return;
+      }
       let backlogRate = null;
       if (backlog > 0) {
         const b = await P.burst(p, db, channel, `b${randomBytes(2).toString('hex')}`, backlog, 1000);
