@@ -16,7 +16,9 @@
  */
 const root = process.argv[2];
 if (!root) {
-  console.error('usage: node bench/probes/embedded-pipeline-probe.js <checkout with dist/> [messages] [senders] [label] [backlog]');
+  console.error(
+    'usage: node bench/probes/embedded-pipeline-probe.js <checkout with dist/> [messages] [senders] [label] [backlog]',
+  );
   process.exit(2);
 }
 const messages = Number(process.argv[3] ?? 1000);
@@ -58,9 +60,18 @@ const L = require(root + '/dist/bench/lib/load.js');
         const load0 = os.loadavg()[0];
         const open = await L.load({ ...common, rate: 500, build: P.signed(channel.secret, `${tag}o`, 1000) });
         const closed = await L.load({ ...common, build: P.signed(channel.secret, `${tag}c`, 1000) });
-        console.log(JSON.stringify({ label, ack: true, openAchieved: Math.round(open.achieved), openP99: Number(open.p99.toFixed(1)),
-          closedReqS: Math.round(closed.achieved), closedP99: Number(closed.p99.toFixed(1)), non2xx: open.non2xx + closed.non2xx,
-          load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)] }));
+        console.log(
+          JSON.stringify({
+            label,
+            ack: true,
+            openAchieved: Math.round(open.achieved),
+            openP99: Number(open.p99.toFixed(1)),
+            closedReqS: Math.round(closed.achieved),
+            closedP99: Number(closed.p99.toFixed(1)),
+            non2xx: open.non2xx + closed.non2xx,
+            load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)],
+          }),
+        );
         return;
       }
       let backlogRate = null;
@@ -87,7 +98,8 @@ const L = require(root + '/dist/bench/lib/load.js');
       );
       if (process.env.PROBE_TOP) {
         console.log('top statements:');
-        for (const [k, v] of b.topStatements.slice(0, Number(process.env.PROBE_TOP))) console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
+        for (const [k, v] of b.topStatements.slice(0, Number(process.env.PROBE_TOP)))
+          console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
       }
     } finally {
       await db.end();
