@@ -22,8 +22,8 @@ import { Client, type QueryConfig } from 'pg';
  * - Embedded engine: installed too (session 23; before, never). Its wire server runs every pool
  *   client on the one PGlite session, which outlives the clients, so it gives each connection its own
  *   namespace there (a per-connection prefix) and deallocates a connection's statements when it
- *   closes — as a real server does at the end of a session. Planning was most of PGlite's CPU per
- *   pipeline statement (docs/performance.md, "Session 23: embedded pipeline").
+ *   closes — as a real server does at the end of a session. Parsing and planning were more than half
+ *   of PGlite's CPU per pipeline message (docs/performance.md, "Session 23: embedded pipeline").
  */
 export class PreparedStatements {
   private readonly scope = new AsyncLocalStorage<true>();
