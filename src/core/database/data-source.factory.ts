@@ -33,8 +33,9 @@ export function buildDataSourceOptions(input: DataSourceInput): DataSourceOption
       // A query waiting behind a stuck transaction (embedded: one connection) becomes an error, not a hang.
       connectionTimeoutMillis: input.embedded ? 60_000 : 15_000,
       ...(input.embedded ? { query_timeout: 120_000 } : {}),
-      // Real PostgreSQL: statements sent in a prepared scope are named (core/database/prepared-statements).
-      ...(input.embedded ? {} : { Client: PreparingClient }),
+      // Statements sent in a prepared scope are named (core/database/prepared-statements); on the
+      // embedded engine each connection's names live apart in the one session (embedded-server.ts).
+      Client: PreparingClient,
     },
   };
 }

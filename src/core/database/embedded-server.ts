@@ -106,6 +106,10 @@ const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
 
 interface Connection {
   readonly socket: Socket;
+  /** This connection's prefix for the names of its prepared statements in the one PGlite session. */
+  readonly prefix: Buffer;
+  /** Its prepared statements (names as the session knows them), deallocated when it closes. */
+  readonly statements: Set<string>;
   /** Complete frontend messages not yet executed. */
   readonly pending: Uint8Array[];
   /** The last bytes PGlite answered to this connection's latest message. */
@@ -132,6 +136,9 @@ class EmbeddedWireServer {
   /** The connection the session belongs to until it is idle again. */
   private holder: Connection | null = null;
   private pumping: Promise<void> | null = null;
+  /** Statements of closed connections still to deallocate (simple-query messages), run between cycles. */
+  private readonly cleanups: Uint8Array[] = [];
+  private serial = 0;
   port = 0;
 
   constructor(
@@ -159,7 +166,14 @@ class EmbeddedWireServer {
 
   private accept(socket: Socket): void {
     socket.setNoDelay(true);
-    const connection: Connection = { socket, pending: [], tail: Buffer.alloc(0), closed: false };
+    const connection: Connection = {
+      socket,
+      prefix: Buffer.from(`c${++this.serial}_`),
+      statements: new Set(),
+      pending: [],
+      tail: Buffer.alloc(0),
+      closed: false,
+    };
     this.connections.add(connection);
     let buffer: Buffer = Buffer.alloc(0);
     // Chunks of a message still incomplete: joined once it is whole (a 4 MB upload arrives in ~64 kB
@@ -216,7 +230,7 @@ class EmbeddedWireServer {
           needed = length;
           return;
         }
-        this.enqueue(connection, Buffer.from(buffer.subarray(0, length)));
+        this.enqueue(connection, ownStatementNames(connection, buffer.subarray(0, length)));
         buffer = buffer.subarray(length);
       }
     });
@@ -225,6 +239,9 @@ class EmbeddedWireServer {
       refused = true;
       connection.closed = true;
       connection.pending.length = 0;
+      for (const name of connection.statements)
+        this.cleanups.push(simpleQuery(`DEALLOCATE "${name.replaceAll('"', '""')}"`));
+      connection.statements.clear();
       this.connections.delete(connection);
       const at = this.waiting.indexOf(connection);
       if (at >= 0) this.waiting.splice(at, 1);
@@ -256,13 +273,26 @@ class EmbeddedWireServer {
         continue;
       }
       if (connection && !connection.pending.length) return; // mid-cycle: wait for its next message
+      if (!connection && this.cleanups.length) {
+        await this.deallocate(this.cleanups.shift()!);
+        continue;
+      }
       if (!connection) {
         connection = this.waiting.shift() ?? null;
         if (!connection) return;
         if (connection.closed || !connection.pending.length) continue;
         this.holder = connection;
       }
-      await this.execute(connection, connection.pending.shift()!);
+      // Everything the connection sent so far in one call (a statement's Parse, Bind, Describe,
+      // Execute and Sync arrive together): PGlite runs batched messages in order, and one call
+      // instead of five saves its per-call work and four socket writes per statement.
+      // (Not a StartupMessage or a Terminate: PGlite takes those only alone.)
+      let count = 1;
+      while (count < connection.pending.length && batchable(connection.pending[count]!)) count++;
+      const messages = batchable(connection.pending[0]!)
+        ? connection.pending.splice(0, count)
+        : connection.pending.splice(0, 1);
+      await this.execute(connection, messages.length === 1 ? messages[0]! : Buffer.concat(messages));
       if (!connection.closed && connection.tail.equals(READY_IDLE)) {
         this.holder = null;
         if (connection.pending.length) this.waiting.push(connection);
@@ -288,6 +318,15 @@ class EmbeddedWireServer {
     }
   }
 
+  /** Ends a closed connection's prepared statement (the session is idle: no connection holds it). */
+  private async deallocate(message: Uint8Array): Promise<void> {
+    try {
+      await this.db.runExclusive(() => this.db.execProtocolRawStream(message, { onRawData: () => undefined }));
+    } catch {
+      // Gone already (its Parse failed): nothing to free.
+    }
+  }
+
   /** The holder vanished mid-cycle or mid-transaction: end its cycle and roll back before the next connection. */
   private async abandon(): Promise<void> {
     this.holder = null;
@@ -298,4 +337,51 @@ class EmbeddedWireServer {
       // Nothing to recover: the next connection starts a new cycle anyway.
     }
   }
+}
+
+const TERMINATE = 0x58; // 'X'
+
+/** Whether a frontend message can share one PGlite call with others (not a StartupMessage or Terminate). */
+function batchable(message: Uint8Array): boolean {
+  return message[0] !== 0 && message[0] !== TERMINATE;
+}
+
+/** A simple-query (`Q`) message. */
+function simpleQuery(sql: string): Buffer {
+  const text = Buffer.from(`${sql}\0`, 'utf8');
+  const header = Buffer.alloc(5);
+  header.write('Q', 0);
+  header.writeInt32BE(text.length + 4, 1);
+  return Buffer.concat([header, text]);
+}
+
+const PARSE = 0x50; // 'P': name, query, …
+const BIND = 0x42; // 'B': portal, statement name, …
+const DESCRIBE = 0x44; // 'D': 'S' | 'P', name
+const CLOSE = 0x43; // 'C': 'S' | 'P', name
+const STATEMENT = 0x53; // 'S'
+
+/**
+ * A copy of one frontend message with its prepared statement's name (if any, and not the unnamed
+ * one) prefixed by the connection's own prefix: on a real server each connection has its own
+ * prepared statements, here every connection shares PGlite's one session, so each gets its own
+ * namespace in it (and a pool client replaced by a new one can never collide with its predecessor's
+ * names, `42P05`). Names parsed are remembered, and deallocated when the connection closes.
+ */
+function ownStatementNames(connection: Connection, message: Buffer): Buffer {
+  const type = message[0];
+  let at: number;
+  if (type === PARSE) at = 5;
+  else if (type === BIND)
+    at = message.indexOf(0, 5) + 1; // after the portal's name
+  else if ((type === DESCRIBE || type === CLOSE) && message[5] === STATEMENT) at = 6;
+  else return Buffer.from(message);
+  const end = message.indexOf(0, at);
+  if (at <= 0 || end < 0 || end === at) return Buffer.from(message); // malformed (PGlite answers it) or unnamed
+  const named = Buffer.concat([message.subarray(0, at), connection.prefix, message.subarray(at)]);
+  named.writeInt32BE(named.length - 1, 1);
+  const name = named.toString('utf8', at, end + connection.prefix.length);
+  if (type === PARSE) connection.statements.add(name);
+  else if (type === CLOSE) connection.statements.delete(name);
+  return named;
 }

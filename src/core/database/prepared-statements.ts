@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client, type QueryConfig } from 'pg';
 
 /**
- * Named prepared statements for hot, repeated work on real PostgreSQL (issue 16 item 3).
+ * Named prepared statements for hot, repeated work (issue 16 item 3).
  *
  * A statement sent with a `name` is parsed and planned by PostgreSQL once per connection; later
  * executions send only Bind/Execute and reuse the plan cache (custom plans for the first five, then
@@ -19,8 +19,11 @@ import { Client, type QueryConfig } from 'pg';
  * - `cached plan must not change result type` (a column added to a table by a migration while the
  *   process runs, for a `RETURNING *` / `SELECT *` statement): the error is thrown as usual (the event
  *   is retried), and the registry starts a new generation of names, so the retry parses afresh.
- * - Embedded engine: never installed. Its wire server runs every pool client on the one PGlite
- *   session, which outlives the clients, so names would collide (`42P05`).
+ * - Embedded engine: installed too (session 23; before, never). Its wire server runs every pool
+ *   client on the one PGlite session, which outlives the clients, so it gives each connection its own
+ *   namespace there (a per-connection prefix) and deallocates a connection's statements when it
+ *   closes — as a real server does at the end of a session. Parsing and planning were more than half
+ *   of PGlite's CPU per pipeline message (docs/performance.md, "Session 23: embedded pipeline").
  */
 export class PreparedStatements {
   private readonly scope = new AsyncLocalStorage<true>();

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DataDirLockedError, EmbeddedPostgres } from 'src/core/database/embedded-postgres';
 import { TransactionHost } from 'src/core/database/transaction-host';
@@ -110,6 +111,48 @@ describe('database runtime', () => {
     const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');
     expect(rows).toEqual([{ shared_buffers: '16MB' }]);
   });
+
+  // The pipeline's statements are named prepared statements on both engines (session 23): on the
+  // embedded engine every connection shares PGlite's one session, as a real server's connections
+  // each have their own statements, and a replaced pool client must not collide with its predecessor.
+  (process.env.DATABASE_URL ? it.skip : it)(
+    'gives each connection its own prepared statements, freed when the connection closes',
+    async () => {
+      const t = await createTestApp();
+      open.push(t);
+      const url = (t.app.get(DataSource).options as { url: string }).url;
+      const connect = async (): Promise<Client> => {
+        const client = new Client({ connectionString: url });
+        await client.connect();
+        return client;
+      };
+      const [a, b] = [await connect(), await connect()];
+      const run = async (client: Client, text: string, value: number): Promise<unknown> =>
+        (await client.query({ name: 'probe', text, values: [value] })).rows;
+      const ours = async (): Promise<number> =>
+        (
+          await b.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE 'SELECT $1::int %'`,
+          )
+        ).rows[0]!.n;
+      try {
+        expect(await run(a, 'SELECT $1::int + 1 AS v', 1)).toEqual([{ v: 2 }]);
+        expect(await run(b, 'SELECT $1::int * 10 AS v', 1)).toEqual([{ v: 10 }]);
+        expect(await run(a, 'SELECT $1::int + 1 AS v', 5)).toEqual([{ v: 6 }]);
+        expect(await run(b, 'SELECT $1::int * 10 AS v', 5)).toEqual([{ v: 50 }]);
+        expect(await ours()).toBe(2);
+        await a.end();
+        for (let i = 0; i < 100 && (await ours()) !== 1; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(await ours()).toBe(1);
+        const c = await connect();
+        expect(await run(c, 'SELECT $1::int - 1 AS v', 1)).toEqual([{ v: 0 }]);
+        await c.end();
+        expect(await run(b, 'SELECT $1::int * 10 AS v', 7)).toEqual([{ v: 70 }]);
+      } finally {
+        await b.end();
+      }
+    },
+  );
 
   (process.env.DATABASE_URL ? it.skip : it)('refuses a second process on the same data directory', async () => {
     const t = await createTestApp();
