@@ -105,12 +105,15 @@ describe('database runtime', () => {
     expect(rows).toHaveLength(0);
   });
 
-  (process.env.DATABASE_URL ? it.skip : it)('runs PGlite with 16 MB of shared buffers (its memory is the service process\'s)', async () => {
-    const t = await createTestApp();
-    open.push(t);
-    const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');
-    expect(rows).toEqual([{ shared_buffers: '16MB' }]);
-  });
+  (process.env.DATABASE_URL ? it.skip : it)(
+    "runs PGlite with 16 MB of shared buffers (its memory is the service process's)",
+    async () => {
+      const t = await createTestApp();
+      open.push(t);
+      const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');
+      expect(rows).toEqual([{ shared_buffers: '16MB' }]);
+    },
+  );
 
   // The pipeline's statements are named prepared statements on both engines (session 23): on the
   // embedded engine every connection shares PGlite's one session, as a real server's connections
