@@ -15,6 +15,16 @@ describe('YieldMeter (api side): the ack rate per window', () => {
     expect(meter.record(100, 2 * YIELD_WINDOW_MS + 1000)).toBe(false);
   });
 
+  it("does not count a flood's unreported tail against a lone ack after a quiet gap", () => {
+    const meter = new YieldMeter(20, 0);
+    expect(meter.record(100, 0)).toBe(false);
+    expect(meter.record(150, 200)).toBe(false); // the flood's last, still open window
+    // 5 s later one ack: 251 acks / 5.2 s would be 48/s; the tail is history, nothing is reported.
+    expect(meter.record(1, 5_200)).toBe(false);
+    expect(meter.record(1, 5_400)).toBe(false);
+    expect(meter.record(1, 5_600)).toBe(false);
+  });
+
   it('never reports with a rate of 0 (PIPELINE_YIELD_ACK_RATE=0 turns yielding off)', () => {
     const meter = new YieldMeter(0, 0);
     expect(meter.record(1_000_000, 1000)).toBe(false);

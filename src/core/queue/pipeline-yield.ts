@@ -32,17 +32,26 @@ export const YIELD_KEY = 'yield';
 export class YieldMeter {
   private windowStart: number;
   private count = 0;
+  private lastAt: number;
 
   constructor(
     private readonly ackRate: number,
     now: number,
   ) {
     this.windowStart = now;
+    this.lastAt = now;
   }
 
   /** Adds `acks` acknowledged at `now`; true when a window just closed at or above the rate. */
   record(acks: number, now: number): boolean {
     if (this.ackRate <= 0) return false;
+    // A quiet gap longer than a window ends the open window unreported: its acks (a flood's tail)
+    // are history, and counting them against a later ack would raise the flag for a trickle.
+    if (now - this.lastAt > YIELD_WINDOW_MS) {
+      this.windowStart = now;
+      this.count = 0;
+    }
+    this.lastAt = now;
     this.count += acks;
     const elapsed = now - this.windowStart;
     if (elapsed < YIELD_WINDOW_MS) return false;

@@ -16,7 +16,7 @@ import { MockPlatform } from './mock-platform';
  */
 const ACK_RATE = 20;
 /** The inbound handler's concurrency (its @JobHandler) and the lowered one set below. */
-const FULL = 10;
+const FULL = 32;
 const LOWERED = 2;
 
 interface InboundProcessor {
