@@ -63,9 +63,9 @@ export class InboundEventBatcher {
     return this.running;
   }
 
-  /** Events handed over and not yet in a group (tests, diagnostics). */
-  get waitingCount(): number {
-    return this.waiting.length;
+  /** Whether the event is handed over and not yet in a group (tests, diagnostics). */
+  isWaiting(eventId: string): boolean {
+    return this.waiting.some((w) => w.eventId === eventId);
   }
 
   /** Starts groups on the next turn of the event loop: jobs handed over in the same turn go together. */
