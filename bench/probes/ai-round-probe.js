@@ -1,0 +1,144 @@
+/**
+ * AI round probe (session 24, issue 16 item 3; docs/performance.md "Session 24: AI round"). Diagnosis
+ * only, not a bench module: the automations bench's "50 rules + an AI agent answering every message"
+ * round without the rest of that bench, so old and new code can be compared in pairs in a few minutes.
+ * PostgreSQL + Redis at 127.0.0.1 (REDIS_URL from the environment), one `api` and one `worker` process
+ * from `<root>/dist` (old and new builds), then:
+ *   1. a 200-message warm-up;
+ *   2. a round without automations (N messages from N/10 new customers), unless PROBE_AI_ONLY=1;
+ *   3. 50 non-matching rules, the 30-item catalogue and a BUILTIN agent, as bench/automations.ts adds
+ *      them; a round where every message asks about a product (the agent answers each one).
+ * Prints one JSON line per round (msg/s, statements / Redis commands / worker CPU ms per message; for
+ * the AI round the ratio to round 2, AI replies stored and replies the channel received), then the
+ * statements and Redis commands of the AI round that grew most.
+ *
+ *   npm run build && REDIS_URL=redis://127.0.0.1:6379/5 node bench/probes/ai-round-probe.js "$PWD" 2000 label
+ *   BENCH_CPU_PROF=/tmp/prof PROBE_AI_ONLY=1 node bench/probes/ai-round-probe.js …   # + a CPU profile of the worker
+ */
+const root = process.argv[2];
+if (!root) {
+  console.error('usage: node bench/probes/ai-round-probe.js <checkout with dist/> [messages] [label]');
+  process.exit(2);
+}
+const messages = Number(process.argv[3] ?? 2000);
+const senders = messages / 10;
+const label = process.argv[4] ?? root;
+const { randomBytes } = require('node:crypto');
+const os = require('node:os');
+const P = require(root + '/dist/bench/lib/pipeline.js');
+const S = require(root + '/dist/bench/lib/service.js');
+const C = require(root + '/dist/bench/lib/statement-counter.js');
+
+const BRANDS = ['Aurora', 'Nimbus', 'Orbit', 'Pulse', 'Zenith'];
+const NOUNS = ['Kettle', 'Toaster', 'Blender', 'Speaker', 'Lamp', 'Backpack'];
+const PRODUCTS = BRANDS.flatMap((brand) => NOUNS.map((noun) => `${brand} ${noun}`));
+const question = (i) => `how much is the ${PRODUCTS[i % PRODUCTS.length].toLowerCase()}?`;
+
+function rule(i) {
+  return {
+    name: `Bench rule ${i}`,
+    kind: 'RULE',
+    active: true,
+    trigger: 'message.received',
+    order: i,
+    conditions: {
+      all: [
+        { field: 'message.text', operator: 'contains', value: `refund-${i}` },
+        { field: 'conversation.priority', operator: 'in', value: ['HIGH', 'URGENT'] },
+      ],
+      any: [],
+    },
+    actions: [
+      { type: 'ADD_TAGS', params: { tags: [`bench-${i}`] } },
+      { type: 'SET_PRIORITY', params: { priority: 'HIGH' } },
+    ],
+  };
+}
+
+(async () => {
+  const ctx = {
+    short: false,
+    databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    embedded: false,
+    log: (m) => console.error(m),
+  };
+  await P.forEachEngine(ctx, { countStatements: true }, async (p) => {
+    const replies = await P.sink();
+    const db = await S.serviceDb(p.service);
+    try {
+      const channel = await P.setupInbox(p.service, `${replies.url}/replies`);
+      await P.burst(p, db, channel, `w${randomBytes(2).toString('hex')}`, 200, 20);
+      const out = (round, b, extra = {}) => {
+        const line = {
+          label,
+          round,
+          messages,
+          rate: Math.round(b.rate),
+          complete: b.complete,
+          failed: b.failed,
+          stmts: b.statementsPerMessage?.toFixed(2),
+          redis: b.redisPerMessage?.toFixed(2),
+          workerCpuMs: b.cpuMsPerMessage?.toFixed(2),
+          ...extra,
+        };
+        console.log(JSON.stringify(line));
+      };
+      let none = null;
+      if (!process.env.PROBE_AI_ONLY) {
+        const load0 = os.loadavg()[0];
+        none = await P.burst(p, db, channel, `n${randomBytes(3).toString('hex')}`, messages, senders);
+        out('none', none, { load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)] });
+      }
+      for (let i = 0; i < 50; i++) await S.call(p.service.base, 'POST', '/automations', channel.headers, rule(i));
+      for (const [i, name] of PRODUCTS.entries())
+        await S.call(p.service.base, 'POST', '/catalog', channel.headers, {
+          name,
+          price: 20 + i,
+          currency: 'USD',
+          sku: `BENCH-${i}`,
+          stock: 5 + i,
+          description: `${name}: a bench product.`,
+        });
+      await S.call(p.service.base, 'POST', '/ai-agents', channel.headers, {
+        name: 'Bench agent',
+        provider: 'BUILTIN',
+        channelIds: [channel.id],
+      });
+      const delivered0 = replies.count('replies');
+      const before = p.counts();
+      const tag = `a${randomBytes(3).toString('hex')}`;
+      const load0 = os.loadavg()[0];
+      const ai = await P.burst(p, db, channel, tag, messages, senders, question);
+      const { rows } = await db.query(
+        `WITH conv AS (SELECT DISTINCT conversation_id AS id FROM messages WHERE text LIKE 'bench ${tag}-%' AND direction = 'INBOUND')
+         SELECT (SELECT count(*)::int FROM messages m JOIN conv ON conv.id = m.conversation_id WHERE m.sender_type = 'AI') AS replies,
+                (SELECT count(*)::int FROM messages m JOIN conv ON conv.id = m.conversation_id WHERE m.sender_type = 'AI' AND m.delivery_status = 'SENT') AS sent`,
+      );
+      // deliveries may still be running when the last event is processed: wait for them
+      const deadline = Date.now() + 60_000;
+      while (replies.count('replies') - delivered0 < messages && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      out('ai', ai, {
+        ratio: none ? (ai.rate / none.rate).toFixed(3) : null,
+        aiReplies: rows[0].replies,
+        aiSentAtEnd: rows[0].sent,
+        channelReceived: replies.count('replies') - delivered0,
+        load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)],
+      });
+      const after = p.counts();
+      const d = C.delta(before, after, 30);
+      console.log('AI round, statements per message:');
+      for (const [k, v] of d.top) console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
+      console.log('AI round, Redis commands per message:');
+      for (const [k, v] of d.redisTop) console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
+    } finally {
+      await db.end();
+      replies.server.close();
+    }
+  });
+  process.exit(0);
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
