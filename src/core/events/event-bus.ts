@@ -38,6 +38,11 @@ export interface PreparedEvent {
   readonly params: readonly unknown[];
   /** Call once the statement succeeded: the event is dispatched after commit, as `publish`'s. */
   readonly written: () => Promise<void>;
+  /**
+   * The same row as values, for a statement that writes the rows of several events at once
+   * (`INSERT INTO event_outbox (id, workspace_id, type, data, created_at)` from a record set).
+   */
+  readonly row: { readonly id: string; readonly type: EventName; readonly data: unknown; readonly createdAt: string };
 }
 
 /** Told after commit that a workspace has new outbox rows (the developer module's relay). */
@@ -80,9 +85,7 @@ export class EventBus {
   async publishAll<K extends EventName>(name: K, workspaceId: string, list: readonly EventMap[K][]): Promise<void> {
     if (list.length === 0) return;
     const occurredAt = new Date().toISOString();
-    const events = list.map(
-      (data): TypedDomainEvent<K> => ({ id: randomUUID(), name, workspaceId, data, occurredAt }),
-    );
+    const events = list.map((data): TypedDomainEvent<K> => ({ id: randomUUID(), name, workspaceId, data, occurredAt }));
     await this.tx.manager.query(
       `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
        SELECT e.id, $1::uuid, $2, e.data, $3::timestamptz
@@ -100,11 +103,18 @@ export class EventBus {
    * commit exactly as `publish` does (at once outside a transaction).
    */
   prepare<K extends EventName>(name: K, workspaceId: string, data: EventMap[K], first: number): PreparedEvent {
-    const event: TypedDomainEvent<K> = { id: randomUUID(), name, workspaceId, data, occurredAt: new Date().toISOString() };
+    const event: TypedDomainEvent<K> = {
+      id: randomUUID(),
+      name,
+      workspaceId,
+      data,
+      occurredAt: new Date().toISOString(),
+    };
     return {
       sql: `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
             VALUES ($${first}::uuid, $1::uuid, $${first + 1}, $${first + 2}::jsonb, $${first + 3}::timestamptz)`,
       params: [event.id, name, JSON.stringify(data), event.occurredAt],
+      row: { id: event.id, type: name, data, createdAt: event.occurredAt },
       written: () => this.tx.afterCommit(() => this.dispatch(workspaceId, [event as AnyDomainEvent])),
     };
   }
