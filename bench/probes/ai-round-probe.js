@@ -8,7 +8,8 @@
  *   2. a round without automations (N messages from N/10 new customers), unless PROBE_AI_ONLY=1;
  *   3. 50 non-matching rules, the 30-item catalogue and a BUILTIN agent, as bench/automations.ts adds
  *      them; a round where every message asks about a product (the agent answers each one).
- * Prints one JSON line per round (msg/s, statements / Redis commands / worker CPU ms per message; for
+ * Prints one JSON line per round (msg/s, statements / Redis commands / worker CPU ms per message, the
+ * CPU ms per message of the round's PostgreSQL backends read from /proc — the server must run here; for
  * the AI round the ratio to round 2, AI replies stored and replies the channel received), then the
  * statements and Redis commands of the AI round that grew most.
  *
@@ -25,6 +26,8 @@ const senders = messages / 10;
 const label = process.argv[4] ?? root;
 const { randomBytes } = require('node:crypto');
 const os = require('node:os');
+const { readFileSync } = require('node:fs');
+const { Client } = require(root + '/node_modules/pg');
 const P = require(root + '/dist/bench/lib/pipeline.js');
 const S = require(root + '/dist/bench/lib/service.js');
 const C = require(root + '/dist/bench/lib/statement-counter.js');
@@ -55,6 +58,43 @@ function rule(i) {
   };
 }
 
+/** CPU ms (user + system) of a process, from /proc (PostgreSQL must run on this machine). */
+function cpuOf(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `fn` while summing the CPU of every PostgreSQL backend of the service's database (sampled every 100 ms for new ones). */
+async function withPgCpu(mon, dbname, ownPids, fn) {
+  const pids = async () =>
+    (
+      await mon.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND NOT (pid = ANY($2))', [dbname, ownPids])
+    ).rows.map((r) => r.pid);
+  const start = new Map();
+  for (const pid of await pids()) start.set(pid, cpuOf(pid));
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      for (const pid of await pids()) if (!start.has(pid)) start.set(pid, 0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const result = await fn();
+  sampling = false;
+  await sampler;
+  let ms = 0;
+  for (const [pid, c0] of start) {
+    const c1 = cpuOf(pid);
+    if (c1 !== null && c0 !== null) ms += c1 - c0;
+  }
+  return { result, pgCpuMs: ms };
+}
+
 (async () => {
   const ctx = {
     short: false,
@@ -66,7 +106,18 @@ function rule(i) {
   await P.forEachEngine(ctx, { countStatements: true }, async (p) => {
     const replies = await P.sink();
     const db = await S.serviceDb(p.service);
+    const mon = new Client({ connectionString: p.service.env.DATABASE_URL });
+    await mon.connect();
     try {
+      const dbname = (await mon.query('SELECT current_database() AS d')).rows[0].d;
+      const ownPids = [
+        (await mon.query('SELECT pg_backend_pid() AS p')).rows[0].p,
+        (await db.query('SELECT pg_backend_pid() AS p')).rows[0].p,
+      ];
+      const measured = async (fn) => {
+        const { result, pgCpuMs } = await withPgCpu(mon, dbname, ownPids, fn);
+        return { b: result, pg: (pgCpuMs / messages).toFixed(2) };
+      };
       const channel = await P.setupInbox(p.service, `${replies.url}/replies`);
       await P.burst(p, db, channel, `w${randomBytes(2).toString('hex')}`, 200, 20);
       const out = (round, b, extra = {}) => {
@@ -87,8 +138,11 @@ function rule(i) {
       let none = null;
       if (!process.env.PROBE_AI_ONLY) {
         const load0 = os.loadavg()[0];
-        none = await P.burst(p, db, channel, `n${randomBytes(3).toString('hex')}`, messages, senders);
-        out('none', none, { load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)] });
+        const m = await measured(() =>
+          P.burst(p, db, channel, `n${randomBytes(3).toString('hex')}`, messages, senders),
+        );
+        none = m.b;
+        out('none', none, { pgCpuMs: m.pg, load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)] });
       }
       for (let i = 0; i < 50; i++) await S.call(p.service.base, 'POST', '/automations', channel.headers, rule(i));
       for (const [i, name] of PRODUCTS.entries())
@@ -109,7 +163,8 @@ function rule(i) {
       const before = p.counts();
       const tag = `a${randomBytes(3).toString('hex')}`;
       const load0 = os.loadavg()[0];
-      const ai = await P.burst(p, db, channel, tag, messages, senders, question);
+      const m = await measured(() => P.burst(p, db, channel, tag, messages, senders, question));
+      const ai = m.b;
       const { rows } = await db.query(
         `WITH conv AS (SELECT DISTINCT conversation_id AS id FROM messages WHERE text LIKE 'bench ${tag}-%' AND direction = 'INBOUND')
          SELECT (SELECT count(*)::int FROM messages m JOIN conv ON conv.id = m.conversation_id WHERE m.sender_type = 'AI') AS replies,
@@ -124,6 +179,7 @@ function rule(i) {
         aiReplies: rows[0].replies,
         aiSentAtEnd: rows[0].sent,
         channelReceived: replies.count('replies') - delivered0,
+        pgCpuMs: m.pg,
         load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)],
       });
       const after = p.counts();
@@ -133,6 +189,7 @@ function rule(i) {
       console.log('AI round, Redis commands per message:');
       for (const [k, v] of d.redisTop) console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
     } finally {
+      await mon.end();
       await db.end();
       replies.server.close();
     }
