@@ -238,9 +238,9 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     return rows[0] ? this.fromRaw(rows[0]) : null;
   }
 
-  /** A new inbound message: the last message fields. */
-  async recordInbound(id: string, at: Date, preview: string): Promise<ConversationEntity> {
-    return this.updateById(id, { lastMessageAt: at, lastMessagePreview: preview, lastInboundAt: at });
+  /** A conversation from its whole row as JSON (`to_jsonb(conversations.*)`, snake_case keys). */
+  hydrate(row: Record<string, unknown>): ConversationEntity {
+    return this.fromRaw(row);
   }
 
   /** SLA module: the due times of the policy that applies to this conversation (null clears them). */
