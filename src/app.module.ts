@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { AdminChannel } from 'src/admin-channel';
 import { AuthGuard } from 'src/core/auth/auth.guard';
+import { jwtModuleOptions } from 'src/core/auth/jwt-options';
 import { PermissionGuard } from 'src/core/auth/permission.guard';
 import { ScopesGuard } from 'src/core/auth/scopes.guard';
 import { WorkspaceGuard } from 'src/core/auth/workspace.guard';
@@ -94,12 +95,7 @@ export class AppModule {
           // Default destination (stdout), or the test's capture stream.
           pinoHttp: options.logStream ? [pinoOptions, options.logStream] : pinoOptions,
         }),
-        JwtModule.register({
-          global: true,
-          secret: config.auth.jwtSecret,
-          signOptions: { algorithm: 'HS256' },
-          verifyOptions: { algorithms: ['HS256'] },
-        }),
+        JwtModule.register(jwtModuleOptions(config.auth.jwtSecret)),
         CoreModule,
         DatabaseModule,
         QueueModule.forRoot(config),

@@ -25,6 +25,20 @@ function toJsonSchema(node: unknown): unknown {
   return out;
 }
 
+/** The id under which the document's components are added to Ajv once. */
+const DOCUMENT_ID = 'openapi-document';
+
+/** A copy of `node` whose local `#/…` refs point into the schema `id`. */
+function withRefsInto(id: string, node: unknown): unknown {
+  if (Array.isArray(node)) return node.map((item) => withRefsInto(id, item));
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node))
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${id}${value}` : withRefsInto(id, value);
+  return out;
+}
+
 export interface ResponseMismatch {
   readonly operation: string;
   readonly status: number;
@@ -48,6 +62,7 @@ export class OpenApiResponseChecker {
     this.components = toJsonSchema(document.components);
     this.ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
     addFormats(this.ajv);
+    this.ajv.addSchema({ $id: DOCUMENT_ID, components: this.components });
   }
 
   /** Express middleware: records mismatches of the responses passing through. */
@@ -69,9 +84,10 @@ export class OpenApiResponseChecker {
     const response = operation?.responses?.[String(status)] as
       { content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
     const schema = response?.content?.['application/json']?.schema;
-    // Refs stay `#/components/...`: the compiled root carries the document's components.
+    // The components are one schema of their own (DOCUMENT_ID), compiled once for every validator:
+    // the response schema's `#/components/...` refs point into it.
     const validate = schema
-      ? this.ajv.compile({ ...(toJsonSchema(schema) as Record<string, unknown>), components: this.components })
+      ? this.ajv.compile(withRefsInto(DOCUMENT_ID, toJsonSchema(schema)) as Record<string, unknown>)
       : null;
     this.cache.set(key, validate);
     return validate;

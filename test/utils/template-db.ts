@@ -1,12 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   cpSync,
   existsSync,
   mkdirSync,
   openSync,
-  readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -17,14 +15,10 @@ import { Client } from 'pg';
 import { createDataSource, runMigrationsLocked } from 'src/core/database/data-source.factory';
 import { EmbeddedPostgres } from 'src/core/database/embedded-postgres';
 import { MIGRATIONS } from '../../migrations';
+import { treeHash } from './tree-hash';
 
 /** Identifies the schema: templates are rebuilt whenever a migration file changes. */
-function migrationsHash(): string {
-  const dir = join(process.cwd(), 'migrations');
-  const hash = createHash('sha256');
-  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
-  return hash.digest('hex').slice(0, 16);
-}
+const migrationsHash = (): string => treeHash(['migrations']);
 
 async function migrate(url: string, embedded: boolean): Promise<void> {
   // The embedded server serves one connection at a time safely (its pool is one connection).

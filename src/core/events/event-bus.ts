@@ -4,6 +4,9 @@ import { TransactionHost } from 'src/core/database/transaction-host';
 import type { EventMap, EventName } from './event-map';
 
 export type { EventMap, EventName, PublicResource, EventContactRef } from './event-map';
+
+/** The key of a transaction's pending outbox rows (TransactionHost.beforeCommit). */
+const OUTBOX_ROWS = {};
 export { EVENT_NAMES, EVENT_DESCRIPTIONS } from './event-map';
 
 /** One published event of a known name. `id` is its `event_outbox` row (and the webhook payload's `id`). */
@@ -81,18 +84,44 @@ export class EventBus {
     await this.publishAll(name, workspaceId, [data]);
   }
 
-  /** Several events of one name in one statement (imports); each gets its own id and row. */
+  /**
+   * Several events of one name (imports); each gets its own id and row. Inside a transaction the rows
+   * are written once the transaction's work is done, in one statement with every other event it
+   * published (TransactionHost.beforeCommit: a pipeline group of eight messages writes its outbox rows
+   * with one statement, not eight); outside one, at once. Nothing reads the outbox inside the
+   * publishing transaction (the relay runs after commit). Each event's data is serialised now, as it
+   * is at this moment.
+   */
   async publishAll<K extends EventName>(name: K, workspaceId: string, list: readonly EventMap[K][]): Promise<void> {
     if (list.length === 0) return;
     const occurredAt = new Date().toISOString();
     const events = list.map((data): TypedDomainEvent<K> => ({ id: randomUUID(), name, workspaceId, data, occurredAt }));
-    await this.tx.manager.query(
-      `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
-       SELECT e.id, $1::uuid, $2, e.data, $3::timestamptz
-         FROM jsonb_to_recordset($4::jsonb) AS e(id uuid, data jsonb)`,
-      [workspaceId, name, occurredAt, JSON.stringify(events.map((e) => ({ id: e.id, data: e.data })))],
+    const rows = events.map((e) => ({ id: e.id, type: name, data: e.data, created_at: occurredAt }));
+    const pending = this.tx.beforeCommit(
+      OUTBOX_ROWS,
+      () => new Map<string, string[]>(),
+      (byWorkspace) => this.writeOutbox(byWorkspace),
     );
+    if (pending) {
+      const json = pending.get(workspaceId) ?? [];
+      for (const row of rows) json.push(JSON.stringify(row));
+      pending.set(workspaceId, json);
+    } else {
+      await this.writeOutbox(new Map([[workspaceId, rows.map((row) => JSON.stringify(row))]]));
+    }
     await this.tx.afterCommit(() => this.dispatch(workspaceId, events as readonly AnyDomainEvent[]));
+  }
+
+  /** Outbox rows (serialised `{id, type, data, created_at}`), one statement per workspace. */
+  private async writeOutbox(byWorkspace: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    for (const [workspaceId, json] of byWorkspace) {
+      await this.tx.manager.query(
+        `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
+         SELECT e.id, $1::uuid, e.type, e.data, e.created_at
+           FROM jsonb_to_recordset($2::jsonb) AS e(id uuid, type text, data jsonb, created_at timestamptz)`,
+        [workspaceId, `[${json.join(',')}]`],
+      );
+    }
   }
 
   /**

@@ -57,31 +57,29 @@ export class InboundMessagesService {
         ...(message.referral ? { referral: message.referral } : {}),
       },
     };
+    const preview = previewOf(values);
     if (!created) {
-      const preview = previewOf(values);
       const stored = await this.messages.insertInboundAndTouch(values, preview);
       if (!stored) return null;
       const at = stored.message.createdAt;
-      const touched = Object.assign(Object.create(Object.getPrototypeOf(conversation) as object) as ConversationEntity, {
-        ...conversation,
-        lastMessageAt: at,
-        lastMessagePreview: preview,
-        lastInboundAt: at,
-        updatedAt: stored.conversationUpdatedAt,
-      });
+      const touched = Object.assign(
+        Object.create(Object.getPrototypeOf(conversation) as object) as ConversationEntity,
+        {
+          ...conversation,
+          lastMessageAt: at,
+          lastMessagePreview: preview,
+          lastInboundAt: at,
+          updatedAt: stored.conversationUpdatedAt,
+        },
+      );
       return { conversation: toConversationResponse(touched, contactName), message: toMessageResponse(stored.message) };
     }
-    const stored = await this.messages.insertUnlessDuplicate({
-      ...values,
-      direction: 'INBOUND',
-      senderType: 'CONTACT',
-      senderId: null,
-      buttons: null,
-      deliveryStatus: 'RECEIVED',
-    });
+    // A conversation this transaction opened: its opened hooks (SLA due times) wrote to the row, so
+    // the statement answers the whole row as updated (one statement, not an insert and a re-read).
+    const stored = await this.messages.insertInboundAndTouch(values, preview, { conversationRow: true });
     if (!stored) return null;
-    const updated = await this.conversations.recordInbound(conversation.id, stored.createdAt, previewOf(stored));
-    return { conversation: toConversationResponse(updated, contactName), message: toMessageResponse(stored) };
+    const updated = this.conversations.hydrate(stored.conversationRow!);
+    return { conversation: toConversationResponse(updated, contactName), message: toMessageResponse(stored.message) };
   }
 
   /** WhatsApp `statuses`: the delivery state of one of our outbound messages; its id, or null when unknown. */

@@ -29,26 +29,13 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     super(tx, MessageEntity, 'm', 'Message');
   }
 
-  /** Inserts a message unless one with the same (channel, external id) exists: null for a redelivery. */
-  async insertUnlessDuplicate(
-    values: Omit<Partial<MessageEntity>, 'workspaceId' | 'seq'>,
-  ): Promise<MessageEntity | null> {
-    const result = await this.repo
-      .createQueryBuilder()
-      .insert()
-      .values({ ...values, workspaceId: this.workspaceId })
-      .orIgnore()
-      .returning('*')
-      .execute();
-    const raw = (result.raw as Record<string, unknown>[])[0];
-    return raw ? this.fromRaw(raw) : null;
-  }
-
   /**
-   * The pipeline's store step for a conversation that existed already (its row locked by the caller),
-   * in ONE statement: inserts the customer's message unless one with the same (channel, external id)
-   * exists, and moves the conversation's last-message fields to it. Null for a redelivery (nothing
-   * changes). Returns the stored message and the conversation's new `updated_at`.
+   * The pipeline's store step (the conversation's row locked by the caller, or inserted by its
+   * transaction), in ONE statement: inserts the customer's message unless one with the same
+   * (channel, external id) exists, and moves the conversation's last-message fields to it. Null for
+   * a redelivery (nothing changes). Returns the stored message and the conversation's new
+   * `updated_at` — and, with `conversationRow`, the conversation's whole row as updated (a new
+   * conversation: what its opened hooks wrote too).
    */
   async insertInboundAndTouch(
     values: Pick<
@@ -56,8 +43,19 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
       'conversationId' | 'channelId' | 'type' | 'text' | 'attachments' | 'postbackPayload' | 'externalId' | 'metadata'
     >,
     preview: string,
-  ): Promise<{ message: MessageEntity; conversationUpdatedAt: Date } | null> {
-    const rows = await this.queryRows<Record<string, unknown> & { conversation_updated_at: Date | null }>(
+    options: { readonly conversationRow?: boolean } = {},
+  ): Promise<{
+    message: MessageEntity;
+    conversationUpdatedAt: Date;
+    /** With `conversationRow`: the conversation's whole row after the update, as JSON (snake_case keys). */
+    conversationRow?: Record<string, unknown>;
+  } | null> {
+    const rows = await this.queryRows<
+      Record<string, unknown> & {
+        conversation_updated_at: Date | null;
+        conversation_row?: Record<string, unknown> | null;
+      }
+    >(
       `WITH m AS (
          INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text,
                                attachments, postback_payload, external_id, delivery_status, metadata)
@@ -71,9 +69,11 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
                 updated_at = now()
            FROM m
           WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
-         RETURNING cv.updated_at
+         RETURNING cv.updated_at${options.conversationRow ? ', to_jsonb(cv) AS row' : ''}
        )
-       SELECT m.*, (SELECT c.updated_at FROM c) AS conversation_updated_at FROM m`,
+       SELECT m.*, (SELECT c.updated_at FROM c) AS conversation_updated_at${
+         options.conversationRow ? ', (SELECT c.row FROM c) AS conversation_row' : ''
+       } FROM m`,
       [
         values.conversationId,
         values.channelId,
@@ -91,7 +91,12 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     // The caller holds the conversation's row: an insert without it would be a bug, never a redelivery.
     if (!row.conversation_updated_at)
       throw new Error(`Conversation ${values.conversationId} not found for its message`);
-    return { message: this.fromRaw(row), conversationUpdatedAt: new Date(row.conversation_updated_at) };
+    const { conversation_row: conversationRow, ...message } = row;
+    return {
+      message: this.fromRaw(message),
+      conversationUpdatedAt: new Date(row.conversation_updated_at),
+      ...(conversationRow ? { conversationRow } : {}),
+    };
   }
 
   /**
