@@ -164,6 +164,7 @@ setInterval(() => {
         await S.call(svc.base, 'PUT', '/catalog/feed/items', feed, { items });
       }
       out.afterFeed = Math.round(status(pid, 'VmRSS'));
+      out.afterFeedSmaps = smaps(pid);
       const csv = csvText(rows);
       const form = new FormData();
       form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');

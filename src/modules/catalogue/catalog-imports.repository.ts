@@ -27,17 +27,33 @@ export class CatalogImportsRepository extends WorkspaceScopedRepository<CatalogI
     super(tx, CatalogImportEntity, 'imp', 'Import');
   }
 
-  /** Stores a session's file (gzip) as pieces of at most IMPORT_CHUNK_BYTES, one statement each. */
+  /**
+   * Stores a session's file (gzip) as pieces of at most IMPORT_CHUNK_BYTES, one statement each (the
+   * compressor's smaller outputs joined up to that size).
+   */
   async insertContent(importId: string, pieces: readonly Buffer[]): Promise<void> {
     let seq = 0;
+    let group: Buffer[] = [];
+    let size = 0;
+    const store = async (): Promise<void> => {
+      if (size === 0) return;
+      const bytes = group.length === 1 ? group[0]! : Buffer.concat(group, size);
+      group = [];
+      size = 0;
+      await this.query(
+        `INSERT INTO catalog_import_chunks (workspace_id, import_id, seq, bytes) VALUES ($1, $2, $3, $4)`,
+        [importId, seq++, bytes],
+      );
+    };
     for (const piece of pieces) {
       for (let at = 0; at < piece.length; at += IMPORT_CHUNK_BYTES) {
-        await this.query(
-          `INSERT INTO catalog_import_chunks (workspace_id, import_id, seq, bytes) VALUES ($1, $2, $3, $4)`,
-          [importId, seq++, piece.subarray(at, at + IMPORT_CHUNK_BYTES)],
-        );
+        const part = piece.subarray(at, at + IMPORT_CHUNK_BYTES);
+        if (size + part.length > IMPORT_CHUNK_BYTES) await store();
+        group.push(part);
+        size += part.length;
       }
     }
+    await store();
   }
 
   /** A session's file (gzip), piece by piece in order, one statement per piece; empty once committed. */
