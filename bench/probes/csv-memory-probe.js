@@ -155,14 +155,20 @@ setInterval(() => {
         console.log(JSON.stringify(out));
         return;
       }
+      const feedCpu0 = cpuMs(pid);
+      const feedWall = [];
       for (let r = 0; r < 10; r++) {
+        const f0 = Date.now();
         const items = Array.from({ length: 500 }, (_, i) => ({
           id: `feed-${i}`, name: `Feed product ${i}`, price: 1000 + i + r, currency: 'THB',
           description: `Feed product ${i}, round ${r}`, sku: `F-${i}`, category: `Feed ${i % 10}`,
           stock: (i + r) % 20, images: [`https://feed.example.com/${i}.jpg`],
         }));
         await S.call(svc.base, 'PUT', '/catalog/feed/items', feed, { items });
+        feedWall.push(Date.now() - f0);
       }
+      out.feedCpuMsPerUpsert = Math.round((cpuMs(pid) - feedCpu0) / 10);
+      out.feedMedianMs = feedWall.slice(1).sort((a, b) => a - b)[4];
       out.afterFeed = Math.round(status(pid, 'VmRSS'));
       out.afterFeedSmaps = smaps(pid);
       const csv = csvText(rows);
