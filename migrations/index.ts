@@ -25,6 +25,7 @@ import { AnalyticsResolvedConversationIds1764004000000 } from './1764004000000-A
 import { AnalyticsAiSenderIndexChannel1764004050000 } from './1764004050000-AnalyticsAiSenderIndexChannel';
 import { SearchIndexPendingLists1764004100000 } from './1764004100000-SearchIndexPendingLists';
 import { AgentSeatClaims1764005000000 } from './1764005000000-AgentSeatClaims';
+import { CatalogImportChunks1764400100000 } from './1764400100000-CatalogImportChunks';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   AnalyticsAiSenderIndexChannel1764004050000,
   SearchIndexPendingLists1764004100000,
   AgentSeatClaims1764005000000,
+  CatalogImportChunks1764400100000,
 ];

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AdminClient, adminSocketPath } from '../../src/core/admin/admin-socket';
+import { nodeOptionsOf } from '../../src/core/runtime/start-command';
 
 export type Json = Record<string, unknown>;
 
@@ -29,6 +30,19 @@ export const ADMIN_PASSWORD = 'bench-password-1';
 /** The repository root (bench files run from dist/bench/). */
 export const ROOT = join(__dirname, '..', '..', '..');
 const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+
+/**
+ * The node options `npm start` gives the service (package.json's `start`: `node [options]
+ * dist/src/main.js`), so every service and worker the bench starts runs as `npm start` runs it
+ * (e.g. `--v8-pool-size=1`, which only takes effect on the command line: src/core/runtime/start-command.ts).
+ */
+export const START_OPTIONS: readonly string[] = (() => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const options = nodeOptionsOf(pkg.scripts.start ?? '', 'dist/src/main.js');
+  if (!options)
+    throw new Error(`package.json's start script is not "node [options] dist/src/main.js": ${pkg.scripts.start}`);
+  return options;
+})();
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -74,7 +88,10 @@ export function commonEnv(dataDir: string): Record<string, string> {
   };
 }
 
-/** Spawns `dist/src/main.js` with exactly `env` (plus PATH) and waits for /health. `nodeArgs` go before the script (e.g. `--require`). */
+/**
+ * Spawns `dist/src/main.js` as `npm start` does (its node options, START_OPTIONS) with exactly `env`
+ * (plus PATH) and waits for /health. `nodeArgs` go after those, before the script (e.g. `--require`).
+ */
 export async function startService(
   env: Record<string, string>,
   timeoutMs = 180_000,
@@ -83,7 +100,7 @@ export async function startService(
   const port = await freePort();
   const started = performance.now();
   const child = track(
-    spawn(process.execPath, [...nodeArgs, MAIN], {
+    spawn(process.execPath, [...START_OPTIONS, ...nodeArgs, MAIN], {
       env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
@@ -106,9 +123,12 @@ export async function startService(
 }
 
 /** A worker-role process (no HTTP): waits a moment for it to wire its queues. */
-export async function startWorker(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ChildProcess> {
+export async function startWorker(
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<ChildProcess> {
   const child = track(
-    spawn(process.execPath, [...nodeArgs, MAIN], {
+    spawn(process.execPath, [...START_OPTIONS, ...nodeArgs, MAIN], {
       env: { PATH: process.env.PATH ?? '', ...env, APP_ROLE: 'worker', PORT: '0' },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),

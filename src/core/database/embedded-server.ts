@@ -287,11 +287,18 @@ class EmbeddedWireServer {
       // Execute and Sync arrive together): PGlite runs batched messages in order, and one call
       // instead of five saves its per-call work and four socket writes per statement.
       // (Not a StartupMessage or a Terminate: PGlite takes those only alone.)
+      // A large message (a CSV import batch's Bind, ~0.5 MB) goes on its own instead: joining it to the
+      // others would copy it once more in this process's malloc heap, which keeps what it held.
       let count = 1;
-      while (count < connection.pending.length && batchable(connection.pending[count]!)) count++;
-      const messages = batchable(connection.pending[0]!)
-        ? connection.pending.splice(0, count)
-        : connection.pending.splice(0, 1);
+      let bytes = connection.pending[0]!.length;
+      while (count < connection.pending.length && batchable(connection.pending[count]!)) {
+        bytes += connection.pending[count]!.length;
+        count++;
+      }
+      const messages =
+        batchable(connection.pending[0]!) && bytes < LARGE_MESSAGE
+          ? connection.pending.splice(0, count)
+          : connection.pending.splice(0, 1);
       await this.execute(connection, messages.length === 1 ? messages[0]! : Buffer.concat(messages));
       if (!connection.closed && connection.tail.equals(READY_IDLE)) {
         this.holder = null;
@@ -341,6 +348,13 @@ class EmbeddedWireServer {
 
 const TERMINATE = 0x58; // 'X'
 
+/**
+ * From this size on a frontend message is executed alone and not copied out of the bytes it arrived in
+ * (issue 16 item 5): every copy of a CSV import batch's ~0.5 MB Bind message is malloc memory that glibc
+ * keeps for the process's life (docs/performance.md, "Session 24: embedded CSV memory").
+ */
+const LARGE_MESSAGE = 64 * 1024;
+
 /** Whether a frontend message can share one PGlite call with others (not a StartupMessage or Terminate). */
 function batchable(message: Uint8Array): boolean {
   return message[0] !== 0 && message[0] !== TERMINATE;
@@ -362,6 +376,14 @@ const CLOSE = 0x43; // 'C': 'S' | 'P', name
 const STATEMENT = 0x53; // 'S'
 
 /**
+ * A message the connection can keep: small ones are copied (not to hold on to the socket's 64 kB read
+ * buffers they arrived in), a large one is the view it is (it fills the bytes joined for it).
+ */
+function own(message: Buffer): Buffer {
+  return message.length < LARGE_MESSAGE ? Buffer.from(message) : message;
+}
+
+/**
  * A copy of one frontend message with its prepared statement's name (if any, and not the unnamed
  * one) prefixed by the connection's own prefix: on a real server each connection has its own
  * prepared statements, here every connection shares PGlite's one session, so each gets its own
@@ -375,9 +397,9 @@ function ownStatementNames(connection: Connection, message: Buffer): Buffer {
   else if (type === BIND)
     at = message.indexOf(0, 5) + 1; // after the portal's name
   else if ((type === DESCRIBE || type === CLOSE) && message[5] === STATEMENT) at = 6;
-  else return Buffer.from(message);
+  else return own(message);
   const end = message.indexOf(0, at);
-  if (at <= 0 || end < 0 || end === at) return Buffer.from(message); // malformed (PGlite answers it) or unnamed
+  if (at <= 0 || end < 0 || end === at) return own(message); // malformed (PGlite answers it) or unnamed
   const named = Buffer.concat([message.subarray(0, at), connection.prefix, message.subarray(at)]);
   named.writeInt32BE(named.length - 1, 1);
   const name = named.toString('utf8', at, end + connection.prefix.length);

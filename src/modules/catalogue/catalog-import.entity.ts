@@ -3,7 +3,10 @@ import type { ImportMapping } from './csv/header-guess.util';
 
 export type ImportStatus = 'READY' | 'COMMITTING' | 'COMMITTED';
 
-/** A CSV upload between preview and commit: the file lives here (not in process memory) so any instance can commit it. */
+/**
+ * A CSV upload between preview and commit: the file lives in the database (not in process memory) so
+ * any instance can commit it, gzip-compressed in pieces (`catalog_import_chunks`, erased once committed).
+ */
 @Entity('catalog_imports')
 export class CatalogImportEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -17,10 +20,6 @@ export class CatalogImportEntity {
 
   @Column('text', { nullable: true })
   filename: string | null;
-
-  /** The decoded file (BOM removed), gzip-compressed (a 24 MB CSV stores as ~3 MB); erased once committed. */
-  @Column('bytea', { nullable: true, select: false })
-  contentGzip: Buffer | null;
 
   @Column('text')
   delimiter: string;

@@ -106,16 +106,19 @@ export class CatalogImportService {
     const analysis = await this.analyse(file.gzip, delimiter, headers, mapping);
     if (analysis.totalRows === 0) throw AppException.field('file', 'has a header but no products');
     const expiresAt = new Date(Date.now() + IMPORT_LIMITS.sessionTtlMs);
-    const session = await this.imports.insert({
-      createdBy: ctx.actor.userId,
-      filename: file.originalname ?? null,
-      contentGzip: file.gzip,
-      delimiter,
-      headers,
-      mapping,
-      totalRows: analysis.totalRows,
-      status: 'READY',
-      expiresAt,
+    const session = await this.tx.run(async () => {
+      const inserted = await this.imports.insert({
+        createdBy: ctx.actor.userId,
+        filename: file.originalname ?? null,
+        delimiter,
+        headers,
+        mapping,
+        totalRows: analysis.totalRows,
+        status: 'READY',
+        expiresAt,
+      });
+      await this.imports.insertContent(inserted.id, file.gzip);
+      return inserted;
     });
     return this.previewResponse(session.id, headers, mapping, delimiter, analysis, expiresAt, renamed);
   }
@@ -126,11 +129,13 @@ export class CatalogImportService {
     importId: string,
     override: Record<string, unknown>,
   ): Promise<ImportPreviewResponse> {
-    const session = await this.imports.findLiveWithContent(importId);
+    const session = await this.imports.findLive(importId);
     if (!session) throw AppException.notFound('Import');
-    if (session.status !== 'READY' || session.contentGzip === null) throw this.notReady(session.status);
+    if (session.status !== 'READY') throw this.notReady(session.status);
+    const content = await this.imports.readContent(session.id);
+    if (content.length === 0) throw this.notReady(session.status);
     const mapping = this.applyMapping(session.headers, session.mapping, override);
-    const analysis = await this.analyse(session.contentGzip, session.delimiter, session.headers, mapping);
+    const analysis = await this.analyse(content, session.delimiter, session.headers, mapping);
     const expiresAt = new Date(Date.now() + IMPORT_LIMITS.sessionTtlMs);
     await this.imports.updateById(session.id, { mapping, expiresAt });
     return this.previewResponse(session.id, session.headers, mapping, session.delimiter, analysis, expiresAt, []);
@@ -156,7 +161,8 @@ export class CatalogImportService {
     try {
       const mapping = this.applyMapping(claimed.headers, claimed.mapping, override ?? {});
       this.assertMatchable(mapping);
-      const result = await this.write(claimed.contentGzip, claimed.delimiter, claimed.headers, mapping);
+      const content = await this.imports.readContent(claimed.id);
+      const result = await this.write(content, claimed.delimiter, claimed.headers, mapping);
       const response: ImportCommitResponse = { importId: claimed.id, ...result };
       await this.imports.finishCommit(claimed.id, mapping, { ...response, errors: response.errors.slice(0, 100) });
       return response;
@@ -167,7 +173,7 @@ export class CatalogImportService {
   }
 
   private async write(
-    stored: Buffer,
+    stored: readonly Buffer[],
     delimiter: string,
     headers: readonly string[],
     mapping: ImportMapping,
@@ -225,7 +231,7 @@ export class CatalogImportService {
   }
 
   private async analyse(
-    stored: Buffer,
+    stored: readonly Buffer[],
     delimiter: string,
     headers: readonly string[],
     mapping: ImportMapping,
@@ -313,7 +319,10 @@ export class CatalogImportService {
   }
 
   /** The records below the header (the header is the first non-blank record). */
-  private async *dataRecords(stored: Buffer, delimiter: string): AsyncGenerator<{ row: number; cells: string[] }> {
+  private async *dataRecords(
+    stored: readonly Buffer[],
+    delimiter: string,
+  ): AsyncGenerator<{ row: number; cells: string[] }> {
     let headerSeen = false;
     for await (const record of readStoredRecords(stored, delimiter)) {
       if (!headerSeen) {
@@ -324,7 +333,7 @@ export class CatalogImportService {
     }
   }
 
-  private async readHeader(stored: Buffer, delimiter: string): Promise<{ row: number; cells: string[] }> {
+  private async readHeader(stored: readonly Buffer[], delimiter: string): Promise<{ row: number; cells: string[] }> {
     for await (const record of readStoredRecords(stored, delimiter)) return record;
     throw AppException.field('file', 'is empty');
   }

@@ -7,14 +7,21 @@ import { AppException } from 'src/core/errors/app.exception';
 /** The catalogue also reads pipe-separated exports. */
 const CATALOGUE_DELIMITERS = [',', ';', '\t', '|'] as const;
 
-/** An upload as the import keeps it: gzip-compressed while it streams in (CSV shrinks about 8×). */
+/**
+ * An upload as the import keeps it: gzip-compressed while it streams in (CSV shrinks about 8×), as
+ * the compressor's pieces of at most 64 kB (no large Buffer, and stored a piece per statement:
+ * CatalogImportsRepository.insertContent).
+ */
 export interface StoredCsv {
-  readonly gzip: Buffer;
+  readonly gzip: readonly Buffer[];
   /** Bytes uploaded (before compression). */
   readonly size: number;
 }
 
 const DELIMITER_SAMPLE_CHARS = 64 * 1024;
+
+/** The compressor's output pieces (zlib's chunk size): at most the stored pieces' size (IMPORT_CHUNK_BYTES). */
+const IMPORT_PIECE_BYTES = 64 * 1024;
 
 interface UploadingFile {
   readonly stream: Readable;
@@ -38,9 +45,9 @@ export class GzipUploadStorage {
         done();
       },
     });
-    pipeline(file.stream, createGzip({ level: 6 }), sink, (error) => {
+    pipeline(file.stream, createGzip({ level: 6, chunkSize: IMPORT_PIECE_BYTES }), sink, (error) => {
       if (error) callback(error);
-      else callback(null, { gzip: Buffer.concat(chunks), size });
+      else callback(null, { gzip: chunks, size });
     });
   }
 
@@ -53,8 +60,8 @@ export class GzipUploadStorage {
  * The stored upload as UTF-8 text, chunk by chunk: BOM removed, invalid UTF-8 or a binary file
  * refused with 400 (whenever in the file it shows up).
  */
-export async function* decodeStoredCsv(stored: Buffer): AsyncGenerator<string> {
-  const gunzip: AsyncIterable<Buffer> = Readable.from([stored]).pipe(createGunzip());
+export async function* decodeStoredCsv(stored: readonly Buffer[]): AsyncGenerator<string> {
+  const gunzip: AsyncIterable<Buffer> = Readable.from(stored).pipe(createGunzip());
   try {
     for await (const text of decodeUtf8(gunzip)) {
       if (text.includes('\u0000')) throw AppException.field('file', 'is not a text file');
@@ -69,7 +76,7 @@ export async function* decodeStoredCsv(stored: Buffer): AsyncGenerator<string> {
 }
 
 /** The first `chars` characters of the stored upload (for guessing the delimiter). */
-export async function readStoredSample(stored: Buffer, chars = DELIMITER_SAMPLE_CHARS): Promise<string> {
+export async function readStoredSample(stored: readonly Buffer[], chars = DELIMITER_SAMPLE_CHARS): Promise<string> {
   let sample = '';
   for await (const text of decodeStoredCsv(stored)) {
     sample += text;
@@ -88,7 +95,7 @@ export function detectCatalogueDelimiter(sample: string): string {
  * with back-pressure: a 100,000-row file is never held as text or as rows. `row` is the row the user
  * sees (a quoted cell spanning lines is still one row).
  */
-export function readStoredRecords(stored: Buffer, delimiter: string): AsyncGenerator<CsvRecord> {
+export function readStoredRecords(stored: readonly Buffer[], delimiter: string): AsyncGenerator<CsvRecord> {
   return readCsvRecords(decodeStoredCsv(stored), delimiter);
 }
 
