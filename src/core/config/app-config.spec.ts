@@ -60,6 +60,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('hashes passwords with scrypt N=16384, lowered to 1024 under NODE_ENV=test only', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).auth.passwordHashCost).toBe(16384);
+    expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'development' }).auth.passwordHashCost).toBe(16384);
+    expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'test' }).auth.passwordHashCost).toBe(1024);
+  });
+
   it('reads WORKER_NICE and ACK_POOL_SIZE (issue 16), refusing values out of range', () => {
     const base = { DATA_DIR: dir() };
     const defaults = loadConfig(base);

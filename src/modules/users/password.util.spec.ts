@@ -11,4 +11,11 @@ describe('password hashing', () => {
     expect(await verifyPassword('anything', DUMMY_PASSWORD_HASH)).toBe(false);
     expect(await verifyPassword('anything', 'md5$abc')).toBe(false);
   });
+
+  it('stores the cost it was given, and verifies by the stored cost', async () => {
+    const hash = await hashPassword('correct horse', 1024);
+    expect(hash).toMatch(/^scrypt\$1024\$/);
+    expect(await verifyPassword('correct horse', hash)).toBe(true);
+    expect(await verifyPassword('wrong horse', hash)).toBe(false);
+  });
 });

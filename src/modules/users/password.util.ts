@@ -1,7 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const KEY_LENGTH = 64;
-const COST = 16384;
+/** scrypt's N for new hashes (AppConfig.auth.passwordHashCost lowers it under NODE_ENV=test only). */
+export const PASSWORD_HASH_COST = 16384;
 
 function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -12,10 +13,10 @@ function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
 }
 
 /** scrypt (N=16384, r=8, p=1), stored as `scrypt$N$salt$hash` so the cost can rise later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return `scrypt$${COST}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, cost);
+  return `scrypt$${cost}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -27,4 +28,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A hash no password matches: login compares against it for unknown emails so timing reveals nothing. */
-export const DUMMY_PASSWORD_HASH = `scrypt$${COST}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+export const DUMMY_PASSWORD_HASH = `scrypt$${PASSWORD_HASH_COST}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from 'src/core/config/app-config';
+import { APP_CONFIG } from 'src/core/config/config.constants';
 import { AppException } from 'src/core/errors/app.exception';
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from './password.util';
@@ -17,7 +19,10 @@ export function toUserSummary(user: UserEntity): UserSummary {
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   findByEmail(email: string): Promise<UserEntity | null> {
     return this.users.findByEmail(email);
@@ -39,7 +44,7 @@ export class UsersService {
     return this.users.create({
       email: values.email,
       name: values.name,
-      passwordHash: await hashPassword(values.password),
+      passwordHash: await hashPassword(values.password, this.config.auth.passwordHashCost),
     });
   }
 
@@ -59,12 +64,12 @@ export class UsersService {
       throw AppException.field('currentPassword', 'is not your current password');
     if (currentPassword === newPassword)
       throw AppException.field('newPassword', 'must differ from the current password');
-    await this.users.setPassword(user.id, await hashPassword(newPassword));
+    await this.users.setPassword(user.id, await hashPassword(newPassword, this.config.auth.passwordHashCost));
   }
 
   /** Sets a password without knowing the old one (CLI `user:password`, admin reset). */
   async setPassword(userId: string, password: string): Promise<void> {
-    await this.users.setPassword(userId, await hashPassword(password));
+    await this.users.setPassword(userId, await hashPassword(password, this.config.auth.passwordHashCost));
   }
 
   /** Replaces the password with a generated one and returns it (shown once, never stored in clear). */
