@@ -41,11 +41,6 @@ export interface PreparedEvent {
   readonly params: readonly unknown[];
   /** Call once the statement succeeded: the event is dispatched after commit, as `publish`'s. */
   readonly written: () => Promise<void>;
-  /**
-   * The same row as values, for a statement that writes the rows of several events at once
-   * (`INSERT INTO event_outbox (id, workspace_id, type, data, created_at)` from a record set).
-   */
-  readonly row: { readonly id: string; readonly type: EventName; readonly data: unknown; readonly createdAt: string };
 }
 
 /** Told after commit that a workspace has new outbox rows (the developer module's relay). */
@@ -143,7 +138,6 @@ export class EventBus {
       sql: `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
             VALUES ($${first}::uuid, $1::uuid, $${first + 1}, $${first + 2}::jsonb, $${first + 3}::timestamptz)`,
       params: [event.id, name, JSON.stringify(data), event.occurredAt],
-      row: { id: event.id, type: name, data, createdAt: event.occurredAt },
       written: () => this.tx.afterCommit(() => this.dispatch(workspaceId, [event as AnyDomainEvent])),
     };
   }

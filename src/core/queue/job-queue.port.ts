@@ -13,14 +13,6 @@ export interface EnqueueOptions {
   readonly attempts?: number;
   /** Wait before retry n (ms); the last value repeats. Default: 1s, 5s, 30s. */
   readonly backoffMs?: readonly number[];
-  /**
-   * Run it in this process when this process runs jobs (the `all` and `worker` roles), as an
-   * in-process job with its handler's concurrency, instead of a round trip through Redis and back
-   * (issue 16: the outbound delivery of a reply the worker just stored). Nothing of it is in Redis:
-   * the caller's rows and their recovery sweep must cover a crash. Ignored in the `api` role and
-   * with a delay.
-   */
-  readonly local?: boolean;
 }
 
 export type JobBackend = 'redis' | 'inline';
@@ -29,10 +21,7 @@ export type JobBackend = 'redis' | 'inline';
 export interface JobQueue {
   enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void>;
   /** Several jobs of one name in one round trip (BullMQ `addBulk`); same rules as `enqueue` for each. */
-  enqueueMany<T extends JobPayload>(
-    name: JobName,
-    jobs: readonly { data: T; options?: EnqueueOptions }[],
-  ): Promise<void>;
+  enqueueMany<T extends JobPayload>(name: JobName, jobs: readonly { data: T; options?: EnqueueOptions }[]): Promise<void>;
   /**
    * `count` events whose jobs are `name` were just acknowledged to their senders (webhook acks; the
    * caller reports once per batch). Above PIPELINE_YIELD_ACK_RATE per second the BullMQ workers of a

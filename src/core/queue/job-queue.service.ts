@@ -56,7 +56,7 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
   }
 
   async enqueue<T extends JobPayload>(name: JobName, data: T, options?: EnqueueOptions): Promise<void> {
-    if (this.bull && !this.runsHere(options)) {
+    if (this.bull) {
       try {
         await this.bull.enqueue(name, data, options);
         return;
@@ -71,13 +71,8 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
 
   async enqueueMany<T extends JobPayload>(
     name: JobName,
-    all: readonly { data: T; options?: EnqueueOptions }[],
+    jobs: readonly { data: T; options?: EnqueueOptions }[],
   ): Promise<void> {
-    const jobs: { data: T; options?: EnqueueOptions }[] = [];
-    for (const job of all) {
-      if (this.runsHere(job.options)) this.inline.enqueue(name, job.data, job.options);
-      else jobs.push(job);
-    }
     if (jobs.length === 0) return;
     if (this.bull) {
       try {
@@ -90,11 +85,6 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
       }
     }
     for (const job of jobs) this.inline.enqueue(name, job.data, job.options);
-  }
-
-  /** A `local` job due now, in a process that runs jobs: the in-process driver takes it (job-queue.port.ts). */
-  private runsHere(options: EnqueueOptions | undefined): boolean {
-    return !!options?.local && !options.delayMs && (this.config.role === 'all' || this.config.role === 'worker');
   }
 
   acknowledged(name: JobName, count: number): void {

@@ -183,16 +183,13 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
   }
 
   /**
-   * Takes PENDING outbound messages for one delivery attempt each (counted) under a lease, so a
-   * duplicate job cannot send one twice — several in one statement (the deliveries a worker starts in
-   * the same turn, `OutboundDeliveryService`). Per id, in the order given: null when it is not due,
-   * already delivered, or failed — or while an earlier OUTBOUND message of its conversation is still
-   * PENDING (per-conversation order: that message's delivery queues this one when it ends, see
-   * `nextPendingOutbound`; of two ids of one conversation in one call only the earlier can be taken).
+   * Takes a PENDING outbound message for one delivery attempt (counted) under a lease, so a duplicate
+   * job cannot send it twice. Null when it is not due, already delivered, or failed — or while an
+   * earlier OUTBOUND message of the conversation is still PENDING (per-conversation order: that
+   * message's delivery queues this one when it ends, see `nextPendingOutbound`).
    */
-  async claimForDelivery(ids: readonly string[]): Promise<(ClaimedDelivery | null)[]> {
-    const valid = ids.filter((id) => isUuid(id));
-    if (valid.length === 0) return ids.map(() => null);
+  async claimForDelivery(id: string): Promise<ClaimedDelivery | null> {
+    if (!isUuid(id)) return null;
     const rows = await this.queryRows<
       Record<string, unknown> & { to_channel_id: string | null; to_recipient: string | null }
     >(
@@ -201,8 +198,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
             SET delivery_attempts = delivery_attempts + 1,
                 next_attempt_at = now() + make_interval(secs => ${DELIVERY_LEASE_SECONDS}),
                 updated_at = now()
-          WHERE messages.workspace_id = $1 AND messages.id = ANY($2::uuid[]) AND direction = 'OUTBOUND'
-            AND delivery_status = 'PENDING'
+          WHERE messages.workspace_id = $1 AND messages.id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
             AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
             -- per-conversation order: every earlier outbound message is SENT or FAILED first
             AND NOT EXISTS (
@@ -212,40 +208,29 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
           RETURNING *)
        SELECT claimed.*, c.channel_id AS to_channel_id, c.contact_external_id AS to_recipient
          FROM claimed LEFT JOIN conversations c ON c.workspace_id = $1 AND c.id = claimed.conversation_id`,
-      [valid],
+      [id],
     );
-    const byId = new Map<string, ClaimedDelivery>();
-    for (const row of rows) {
-      const to =
-        row.to_channel_id && row.to_recipient ? { channelId: row.to_channel_id, recipientId: row.to_recipient } : null;
-      const message = this.fromRaw(row);
-      byId.set(message.id, { message, to });
-    }
-    return ids.map((id) => byId.get(id) ?? null);
+    const row = rows[0];
+    if (!row) return null;
+    const to =
+      row.to_channel_id && row.to_recipient ? { channelId: row.to_channel_id, recipientId: row.to_recipient } : null;
+    return { message: this.fromRaw(row), to };
   }
 
   /**
-   * Per (conversation, seq) given: the conversation's next outbound message still waiting after
-   * `seq` (the one an earlier pending message held back), or null — one statement for all, in the
-   * order given.
+   * The conversation's next outbound message still waiting after `seq` (the one an earlier pending
+   * message held back), or null.
    */
-  async nextPendingOutbound(
-    after: readonly { readonly conversationId: string; readonly seq: string }[],
-  ): Promise<(string | null)[]> {
-    if (after.length === 0) return [];
-    const rows = await this.queryRows<{ ord: number; id: string }>(
-      `SELECT d.ord, n.id
-         FROM unnest($2::uuid[], $3::bigint[]) WITH ORDINALITY AS d(conversation_id, seq, ord)
-         CROSS JOIN LATERAL (
-           SELECT m.id FROM messages m
-            WHERE m.workspace_id = $1 AND m.conversation_id = d.conversation_id AND m.direction = 'OUTBOUND'
-              AND m.delivery_status = 'PENDING' AND m.seq > d.seq
-            ORDER BY m.seq
-            LIMIT 1) n`,
-      [after.map((a) => a.conversationId), after.map((a) => a.seq)],
+  async nextPendingOutbound(conversationId: string, seq: string): Promise<string | null> {
+    const rows = await this.queryRows<{ id: string }>(
+      `SELECT id FROM messages
+        WHERE workspace_id = $1 AND conversation_id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
+          AND seq > $3::bigint
+        ORDER BY seq
+        LIMIT 1`,
+      [conversationId, seq],
     );
-    const byOrd = new Map(rows.map((r) => [Number(r.ord), r.id]));
-    return after.map((_, i) => byOrd.get(i + 1) ?? null);
+    return rows[0]?.id ?? null;
   }
 
   /**
@@ -274,59 +259,6 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
       if (externalId && isUniqueViolation(error)) return run(null);
       throw error;
     }
-  }
-
-  /**
-   * `markSent` for several delivered messages in ONE statement (the deliveries of one turn,
-   * `OutboundDeliveryService`): each SENT with its time and platform id, and its event's outbox row
-   * (written only for a message still there). Per message, in the order given: whether it was
-   * updated. When a platform id collides with one we already hold, each goes through `markSent`.
-   */
-  async markSentMany(
-    list: readonly { id: string; sentAt: Date; externalId: string | null; event: PreparedEvent }[],
-  ): Promise<boolean[]> {
-    if (list.length === 1) {
-      const [one] = list;
-      return [await this.markSent(one!.id, one!.sentAt, one!.externalId, one!.event)];
-    }
-    const rows = list.map((m) => ({
-      id: m.id,
-      sent_at: m.sentAt.toISOString(),
-      external_id: m.externalId,
-      event_id: m.event.row.id,
-      event_type: m.event.row.type,
-      event_data: m.event.row.data,
-      event_at: m.event.row.createdAt,
-    }));
-    let updated: { id: string }[];
-    try {
-      updated = await this.queryRows<{ id: string }>(
-        `WITH d AS (
-           SELECT * FROM jsonb_to_recordset($2::jsonb)
-             AS d(id uuid, sent_at timestamptz, external_id text, event_id uuid, event_type text, event_data jsonb,
-                  event_at timestamptz)),
-         sent AS (
-           UPDATE messages
-              SET delivery_status = 'SENT', delivery_error = NULL, next_attempt_at = NULL, sent_at = d.sent_at,
-                  external_id = coalesce(d.external_id, messages.external_id), updated_at = now()
-             FROM d
-            WHERE messages.workspace_id = $1 AND messages.id = d.id
-           RETURNING messages.id),
-         ev AS (
-           INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
-           SELECT d.event_id, $1::uuid, d.event_type, d.event_data, d.event_at FROM d JOIN sent ON sent.id = d.id
-           RETURNING 1)
-         SELECT id FROM sent`,
-        [JSON.stringify(rows)],
-      );
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      const one: boolean[] = [];
-      for (const m of list) one.push(await this.markSent(m.id, m.sentAt, m.externalId, m.event));
-      return one;
-    }
-    const done = new Set(updated.map((r) => r.id));
-    return list.map((m) => done.has(m.id));
   }
 
   /** A failed attempt: PENDING until `nextAttemptAt`, or FAILED when none is left. */

@@ -6,8 +6,7 @@ import {
   InboundRecoveryService,
   InboundStageOrder,
 } from 'src/modules/inbound';
-import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
-import { MessagesService, OutboundRecoveryService } from 'src/modules/inbox';
+import { OutboundRecoveryService } from 'src/modules/inbox';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
 import {
@@ -284,73 +283,6 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
     await conversationSatisfies(t, admin, conversationId, (c) => {
       expect(c.messages.find((m) => m.id === message!.id)!.deliveryStatus).toBe('SENT');
     });
-  });
-
-  it('replies to several conversations at once: each sent once and SENT with one message.sent, in order per conversation', async () => {
-    const { admin, channel } = await setup();
-    const conversations: string[] = [];
-    for (const sender of ['m-a', 'm-b', 'm-c']) {
-      const ack = await postCustom(t, channel, { senderId: sender, text: 'hello' }).expect(200);
-      const event = await eventReaches(t, admin, channel.id, ack.body.eventId);
-      conversations.push(await conversationOfMessage(t, event.messageId as string));
-    }
-    const [a, b, c] = conversations as [string, string, string];
-    mock.reset();
-    // Started together (DESIGN §4.4: stored PENDING first, then delivered; order per conversation).
-    const messages = t.app.get(MessagesService);
-    const sender = { type: 'AGENT' as const, id: null };
-    await runAsWorkspace(admin.workspaceId, () =>
-      Promise.all([
-        messages.sendReply(a, { text: 'a1' }, sender).then(() => messages.sendReply(a, { text: 'a2' }, sender)),
-        messages.sendReply(b, { text: 'b1' }, sender),
-        messages.sendReply(c, { text: 'c1' }, sender),
-      ]),
-    );
-    // Two replies of one conversation left PENDING (as after a crash), re-queued together by the sweep.
-    const later = await sql<{ id: string }>(
-      t,
-      `INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text, delivery_status)
-       SELECT $1, $2, $3, 'OUTBOUND', 'AGENT', 'TEXT', x.text, 'PENDING' FROM unnest(ARRAY['b2', 'b3']) AS x(text)
-       RETURNING id`,
-      [admin.workspaceId, b, channel.id],
-    );
-    expect(later).toHaveLength(2);
-    await t.app.get(OutboundRecoveryService).sweep(0);
-
-    const sent = () =>
-      mock
-        .received('/custom/outbound')
-        .map((r) => JSON.parse(r.raw) as { recipientId: string; message: { text: string } });
-    await eventually(async () => expect(sent()).toHaveLength(6));
-    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
-    const texts = sent().map((r) => r.message.text);
-    expect([...texts].sort()).toEqual(['a1', 'a2', 'b1', 'b2', 'b3', 'c1']);
-    const order = (prefix: string) => texts.filter((x) => x.startsWith(prefix));
-    expect(order('a')).toEqual(['a1', 'a2']);
-    expect(order('b')).toEqual(['b1', 'b2', 'b3']);
-    const rows = await sql<{
-      id: string;
-      text: string;
-      delivery_status: string;
-      delivery_attempts: number;
-      events: number;
-    }>(
-      t,
-      `SELECT m.id, m.text, m.delivery_status, m.delivery_attempts,
-              (SELECT count(*)::int FROM event_outbox e
-                WHERE e.workspace_id = m.workspace_id AND e.type = 'message.sent' AND e.data->'message'->>'id' = m.id::text) AS events
-         FROM messages m
-        WHERE m.workspace_id = $1 AND m.direction = 'OUTBOUND' AND m.conversation_id = ANY($2::uuid[])`,
-      [admin.workspaceId, conversations],
-    );
-    expect(rows).toHaveLength(6);
-    for (const row of rows) {
-      expect({ text: row.text, status: row.delivery_status, events: row.events }).toEqual({
-        text: row.text,
-        status: 'SENT',
-        events: 1,
-      });
-    }
   });
 
   it('shows the latest 100 messages oldest first, and older ones through messagesBefore', async () => {

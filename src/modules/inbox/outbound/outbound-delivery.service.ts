@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { TransactionHost } from 'src/core/database/transaction-host';
-import { TurnBatcher } from 'src/core/database/turn-batcher';
 import { AppException } from 'src/core/errors/app.exception';
 import { EventBus } from 'src/core/events/event-bus';
 import { JobName } from 'src/core/queue/job-names';
@@ -11,7 +10,7 @@ import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelDirectory, ChannelPlatforms, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
 import { toMessageResponse } from '../inbox.mapper';
 import type { MessageEntity } from '../message.entity';
-import { type ClaimedDelivery, MessagesRepository } from '../messages.repository';
+import { MessagesRepository } from '../messages.repository';
 
 export interface OutboundDeliveryJobData extends JobPayload {
   readonly messageId: string;
@@ -35,10 +34,6 @@ export class OutboundDeliveryService {
   private readonly inFlight = new Map<string, { readonly done: Promise<void> }>();
   /** Messages whose attempt waits in `inFlight` behind an earlier one of its conversation. */
   private readonly waiting = new Set<string>();
-  /** The claims (and next-pending reads) of the attempts started in one turn: one statement each. */
-  private readonly claims: TurnBatcher<string, ClaimedDelivery | null>;
-  private readonly nextReads: TurnBatcher<{ conversationId: string; seq: string }, string | null>;
-  private readonly marks: TurnBatcher<Parameters<MessagesRepository['markSentMany']>[0][number], boolean>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,24 +43,14 @@ export class OutboundDeliveryService {
     private readonly platforms: ChannelPlatforms,
     private readonly bus: EventBus,
     private readonly tx: TransactionHost,
-  ) {
-    this.claims = new TurnBatcher((ids) => this.messages.claimForDelivery(ids));
-    this.nextReads = new TurnBatcher((after) => this.messages.nextPendingOutbound(after));
-    this.marks = new TurnBatcher((list) => this.messages.markSentMany(list));
-  }
+  ) {}
 
   /** Total attempts per message. */
   get maxAttempts(): number {
     return this.config.outbound.retryDelaysSeconds.length + 1;
   }
 
-  /**
-   * Queues a delivery. Never throws: a lost enqueue is recovered by the sweep. An attempt due now runs
-   * in this process when it runs deliveries (`local`: the worker that stored an automatic reply sends
-   * it without a round trip through Redis; issue 16); a retry waits in Redis. Either way the message
-   * row is what makes it durable: a delivery that a crash or a stop cut short stays PENDING and the
-   * recovery sweep queues it again (at start-up, and when it is a minute overdue).
-   */
+  /** Queues a delivery. Never throws: a lost enqueue is recovered by the sweep. */
   async enqueue(
     workspaceId: string,
     messageId: string,
@@ -75,7 +60,7 @@ export class OutboundDeliveryService {
   ): Promise<void> {
     const data: OutboundDeliveryJobData = { workspaceId, messageId, ...(conversationId ? { conversationId } : {}) };
     try {
-      await this.jobs.enqueue(JobName.OutboundMessageDeliver, data, { jobId, delayMs, local: delayMs === 0 });
+      await this.jobs.enqueue(JobName.OutboundMessageDeliver, data, { jobId, delayMs });
     } catch (error) {
       this.logger.warn({ err: error, messageId }, 'Could not enqueue a delivery; the recovery sweep will pick it up');
     }
@@ -110,16 +95,13 @@ export class OutboundDeliveryService {
   /**
    * Claim (one statement, joined with the conversation's channel and recipient), send, then SENT and
    * `message.sent` in one statement, then the conversation's next pending reply (one read): three
-   * statements per delivered message, no transaction around them. Each of the three is shared by
-   * the attempts that reach it in the same turn of the event loop (`TurnBatcher`): the claims of the
-   * replies a worker starts after an inbound group commits are one statement, and the SENT marks
-   * (and next-pending reads) of the sends that came back together are one.
+   * statements per delivered message, no transaction around them.
    */
   private async attempt(messageId: string): Promise<DeliveryOutcome> {
     // The claim writes the row in a synchronous commit of its own, which flushes the WAL through
     // every earlier commit — the pipeline's asynchronous one that stored an automatic reply included
     // (issue 16) — so nothing is sent that a database crash could take back.
-    const claimed = await this.claims.load(messageId);
+    const claimed = await this.messages.claimForDelivery(messageId);
     if (!claimed) return 'skipped';
     const { message, to } = claimed;
     const workspaceId = getTenantContext().workspaceId;
@@ -143,7 +125,7 @@ export class OutboundDeliveryService {
         { message: toMessageResponse(sent), conversationId: sent.conversationId },
         5,
       );
-      if (!(await this.marks.load({ id: message.id, sentAt, externalId: result.externalId, event }))) {
+      if (!(await this.messages.markSent(message.id, sentAt, result.externalId, event))) {
         throw AppException.notFound('Message');
       }
       await event.written();
@@ -194,7 +176,7 @@ export class OutboundDeliveryService {
    */
   private async releaseNext(workspaceId: string, done: MessageEntity): Promise<void> {
     try {
-      const next = await this.nextReads.load({ conversationId: done.conversationId, seq: done.seq });
+      const next = await this.messages.nextPendingOutbound(done.conversationId, done.seq);
       // Its job already waits in this process behind this one (`deliver`): no second job.
       if (next && !this.waiting.has(next)) {
         await this.enqueue(workspaceId, next, `${next}-after-${done.id}`, 0, done.conversationId);
