@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Logger } from '@nestjs/common';
-import { SweepTimer, sweepInRounds } from './sweep-timer';
+import { StartupCutoff, SweepTimer, sweepInRounds } from './sweep-timer';
 
 describe('SweepTimer', () => {
   it('skips a run while the previous one is going, and logs a failure instead of throwing', async () => {
@@ -26,5 +26,14 @@ describe('SweepTimer', () => {
     expect(await sweepInRounds(3, 20, round)).toBe(7);
     expect(round).toHaveBeenCalledTimes(3);
     expect(await sweepInRounds(2, 2, async () => 2)).toBe(4);
+  });
+
+  it('a start-up cut-off is the time since the service instance was created', async () => {
+    const cutoff = new StartupCutoff();
+    expect(cutoff.olderThanMs()).toBeLessThan(50);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const later = cutoff.olderThanMs();
+    expect(later).toBeGreaterThanOrEqual(110);
+    expect(later).toBeLessThan(5_000);
   });
 });

@@ -47,3 +47,19 @@ export async function sweepInRounds(batch: number, maxRounds: number, round: () 
   }
   return total;
 }
+
+/**
+ * The age cut-off of a start-up sweep: only rows older than this application instance. Jobs of rows
+ * written before it started died with the old process (in-process jobs, timers); rows written since
+ * were enqueued by the running processes and are left to their jobs (the periodic sweep still
+ * catches any that stay due). Create it when the service is constructed (application start). Ages are
+ * compared with the database's clock like every sweep's, so only the elapsed time matters.
+ */
+export class StartupCutoff {
+  private readonly startedAt = performance.now();
+
+  /** Milliseconds since this instance was created. */
+  olderThanMs(): number {
+    return Math.floor(performance.now() - this.startedAt);
+  }
+}

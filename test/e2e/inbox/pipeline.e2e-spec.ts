@@ -218,6 +218,14 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
       senderId: 'crash-1',
       text: 'acknowledged, then the process died',
     });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [before] = await sql<{ status: string }>(t, 'SELECT status FROM inbound_events WHERE id = $1', [lost]);
+    expect(before!.status).toBe('RECEIVED');
+    // The start-up sweep takes only events older than the service instance: this one came after it started.
+    await t.app.get(InboundRecoveryService).onStartup();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [afterStartup] = await sql<{ status: string }>(t, 'SELECT status FROM inbound_events WHERE id = $1', [lost]);
+    expect(afterStartup!.status).toBe('RECEIVED');
     const stuck = await storeWithoutJob(
       t,
       admin,
@@ -225,9 +233,6 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
       { senderId: 'crash-2', text: 'died mid-way' },
       { status: 'PROCESSING', processingMinutesAgo: 10, attempts: 1 },
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const [before] = await sql<{ status: string }>(t, 'SELECT status FROM inbound_events WHERE id = $1', [lost]);
-    expect(before!.status).toBe('RECEIVED');
 
     const result = await t.app.get(InboundRecoveryService).sweep({ receivedOlderThanMs: 0 });
     expect(result.released).toBeGreaterThanOrEqual(1);

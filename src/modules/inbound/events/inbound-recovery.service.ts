@@ -3,7 +3,7 @@ import { Timeout } from '@nestjs/schedule';
 import { Ticker } from 'src/core/queue/ticker.service';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
-import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
+import { StartupCutoff, SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { InboundEventsSweepRepository } from './inbound-events-sweep.repository';
 import { InboundEventsService } from './inbound-events.service';
 
@@ -20,8 +20,9 @@ export interface SweepResult {
 }
 
 /**
- * The recovery sweep (DESIGN §4.3): an acknowledged event is never lost. At start-up every due
- * RECEIVED event is re-queued (jobs held in process memory died with the old process); every 30 s,
+ * The recovery sweep (DESIGN §4.3): an acknowledged event is never lost. At start-up every RECEIVED
+ * event older than this service instance is re-queued (jobs held in process memory died with the old process;
+ * newer ones were queued by the running processes); every 30 s,
  * those waiting longer than a minute (INBOUND_STALE_RECEIVED_MS). PROCESSING events older than 2
  * minutes (INBOUND_STALE_PROCESSING_MS) belong to a process that died and are released first. Timers run only in
  * the `all` and `worker` roles; several workers sweeping at once is harmless (SKIP LOCKED, and
@@ -31,6 +32,7 @@ export interface SweepResult {
 export class InboundRecoveryService implements OnApplicationBootstrap {
   private readonly logger = new Logger('InboundRecovery');
   private readonly timer = new SweepTimer(this.logger, 'Inbound recovery sweep failed', 'warn');
+  private readonly startup = new StartupCutoff();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,7 +43,7 @@ export class InboundRecoveryService implements OnApplicationBootstrap {
 
   @Timeout(INBOUND_STARTUP_SWEEP_DELAY_MS)
   async onStartup(): Promise<void> {
-    await this.safely(() => this.sweep({ receivedOlderThanMs: 0 }));
+    await this.safely(() => this.sweep({ receivedOlderThanMs: this.startup.olderThanMs() }));
   }
 
   /** Every INBOUND_SWEEP_TICK_MS (default INBOUND_SWEEP_INTERVAL_MS), in the `all` and `worker` roles. */

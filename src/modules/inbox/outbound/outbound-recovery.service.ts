@@ -3,7 +3,7 @@ import { Timeout } from '@nestjs/schedule';
 import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { Ticker } from 'src/core/queue/ticker.service';
-import { SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
+import { StartupCutoff, SweepTimer, sweepInRounds } from 'src/core/scheduling/sweep-timer';
 import { OutboundDeliveryService } from './outbound-delivery.service';
 import { OutboundSweepRepository } from './outbound-sweep.repository';
 
@@ -13,13 +13,14 @@ const BATCH = 500;
 const MAX_ROUNDS = 20;
 
 /**
- * Outbound messages are never stuck PENDING: at start-up every due one is re-queued (in-process
- * timers died with the old process), and every 30 s those overdue for a minute. Worker roles only.
+ * Outbound messages are never stuck PENDING: at start-up every due one older than this service instance is
+ * re-queued (in-process timers died with the old process), and every 30 s those overdue for a minute. Worker roles only.
  */
 @Injectable()
 export class OutboundRecoveryService implements OnApplicationBootstrap {
   private readonly logger = new Logger('OutboundRecovery');
   private readonly timer = new SweepTimer(this.logger, 'Outbound recovery sweep failed', 'warn');
+  private readonly startup = new StartupCutoff();
 
   constructor(
     private readonly sweeps: OutboundSweepRepository,
@@ -30,7 +31,7 @@ export class OutboundRecoveryService implements OnApplicationBootstrap {
 
   @Timeout(STARTUP_DELAY_MS)
   async onStartup(): Promise<void> {
-    await this.timer.run(() => this.sweep(0));
+    await this.timer.run(() => this.sweep(this.startup.olderThanMs()));
   }
 
   /** Every OUTBOUND_SWEEP_TICK_MS (default 30 s), in the `all` and `worker` roles. */
