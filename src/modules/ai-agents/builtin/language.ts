@@ -1,26 +1,10 @@
-import en from './intents.en.json';
-import es from './intents.es.json';
+import { EN } from './intents.en';
+import { ES } from './intents.es';
+import { type AnswerTexts, INTENTS, type Intent, type LanguageFile } from './language-file';
 
-export const INTENTS = ['price', 'stock', 'photo', 'description'] as const;
-export type Intent = (typeof INTENTS)[number];
+export { type AnswerTexts, INTENTS, type Intent } from './language-file';
 
-export interface AnswerTexts {
-  readonly price: string;
-  readonly noPrice: string;
-  readonly outOfStock: string;
-  readonly inStock: string;
-  readonly available: string;
-  readonly description: string;
-  readonly photo: string;
-  readonly noPhoto: string;
-  readonly several: string;
-  readonly greeting: string;
-  readonly priceAndStock: string;
-  readonly inStockShort: string;
-  readonly outOfStockShort: string;
-}
-
-/** One language's data file (`intents.<lang>.json`): intent words, filler words and answer texts. */
+/** One language's data file (`intents.<lang>.ts`): intent words, filler words and answer texts. */
 export interface LanguagePack {
   readonly language: string;
   readonly intentOf: ReadonlyMap<string, Intent[]>;
@@ -28,14 +12,6 @@ export interface LanguagePack {
   readonly answers: AnswerTexts;
   /** Plurals no rule forms ("mice" → "mouse"). */
   readonly irregularPlurals: ReadonlyMap<string, string>;
-}
-
-interface LanguageFile {
-  language: string;
-  intents: Record<Intent, string[]>;
-  filler: string[];
-  answers: AnswerTexts;
-  irregularPlurals?: Record<string, string>;
 }
 
 function load(file: LanguageFile): LanguagePack {
@@ -64,7 +40,7 @@ export function normalizeText(text: string): string {
 }
 
 /** The shipped languages; the first is the default. Add a language by adding its data file here. */
-export const LANGUAGES: readonly LanguagePack[] = [load(en as LanguageFile), load(es as LanguageFile)];
+export const LANGUAGES: readonly LanguagePack[] = [load(EN), load(ES)];
 
 /** The language whose intent and filler words the question uses most (English when undecided). */
 export function detectLanguage(words: readonly string[]): LanguagePack {
