@@ -27,4 +27,4 @@ EXPOSE 4000
 # api/all: GET /health/live answers; worker: its heartbeat file is fresh (src/healthcheck.ts).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
 # --v8-pool-size=1: as `npm start` (src/core/runtime/start-command.ts; docs/operations.md, "Memory").
-CMD ["node", "--v8-pool-size=1", "dist/src/main.js"]
+CMD ["node", "--v8-pool-size=1", "dist/bundle/main.js"]

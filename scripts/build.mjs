@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * Build once: compiles `src/`, `migrations/` and `bench/` to `dist/` only when a source changed since
- * the last build, so `npm start` and `npm run cli` start the compiled code right away.
+ * the last build, so `npm start` and `npm run cli` start the compiled code right away; then bundles
+ * the start path's entry points into dist/bundle/ (scripts/bundle.mjs: `npm start` runs
+ * dist/bundle/main.js, `npm run cli` dist/bundle/cli.js).
  *
  * Freshness is a fingerprint of every input file's path, size and mtime (plus the tsconfig files),
  * stored in dist/.build-fingerprint after a successful build. Checking it costs a few milliseconds.
@@ -10,7 +12,7 @@
  *   node scripts/build.mjs            # build if stale
  *   node scripts/build.mjs --force    # always build
  *   node scripts/build.mjs --quiet    # no "up to date" line
- *   node scripts/build.mjs --quiet --then dist/src/cli.js ARGS...
+ *   node scripts/build.mjs --quiet --then dist/bundle/cli.js ARGS...
  *                                     # then run that compiled file in this same process (`npm run cli`:
  *                                     # one Node start instead of two, issue 16 item 6)
  */
@@ -48,7 +50,9 @@ function walk(dir, out) {
 }
 
 function fingerprint() {
-  const files = ['tsconfig.json', 'tsconfig.build.json'].map((f) => join(root, f)).filter((f) => existsSync(f));
+  const files = ['tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs']
+    .map((f) => join(root, f))
+    .filter((f) => existsSync(f));
   for (const dir of ['src', 'migrations', 'bench']) walk(join(root, dir), files);
   files.sort();
   const hash = createHash('sha256');
@@ -69,6 +73,7 @@ const current = fingerprint();
 const fresh =
   !force &&
   existsSync(join(dist, 'src', 'main.js')) &&
+  existsSync(join(dist, 'bundle', 'main.js')) &&
   existsSync(stampFile) &&
   readFileSync(stampFile, 'utf8').trim() === current;
 if (fresh) {
@@ -76,11 +81,11 @@ if (fresh) {
   if (then) await runThen();
   else process.exit(0);
 } else {
-  build();
+  await build();
   if (then) await runThen();
 }
 
-function build() {
+async function build() {
   const bin = (name) => join(root, 'node_modules', name);
   const run = (args) => {
     const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
@@ -89,6 +94,9 @@ function build() {
   const started = Date.now();
   run([bin('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo']);
   run([bin('tsc-alias/dist/bin/index.js'), '-p', 'tsconfig.build.json']);
+  // Loaded only here: `npm install --omit=dev` environments never build (the Docker image builds before pruning).
+  const { bundle } = await import('./bundle.mjs');
+  await bundle(root);
   mkdirSync(dist, { recursive: true });
   writeFileSync(stampFile, `${current}\n`);
   if (!quiet) console.log(`build: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);

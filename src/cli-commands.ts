@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AdminClient, type AdminResponse, adminSocketPath } from 'src/core/admin/admin-socket';
 import { ROLES, type Role } from 'src/core/auth/roles';
@@ -219,6 +222,16 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   // The data directory itself: the embedded engine starts in its worker thread (or its WebAssembly
   // compiles) while the command's modules load.
   if (!config.db.url) EmbeddedPostgres.startEarly(config.dataDir, { ownThread: true });
-  const { runCommandDirect } = await import('./cli-direct.js');
+  const { runCommandDirect } = await directPath();
   return runCommandDirect(config, request);
+}
+
+/**
+ * The direct path's code: compiled, its bundle (dist/bundle/cli-direct.js, made by scripts/bundle.mjs:
+ * one file to compile instead of several hundred ES modules, issue 16 item 6); under Jest, which runs
+ * the sources as ES modules (no `__dirname`), the module itself.
+ */
+function directPath(): Promise<typeof import('./cli-direct.js')> {
+  const bundled = typeof __dirname === 'string' ? join(__dirname, '..', 'bundle', 'cli-direct.js') : null;
+  return bundled && existsSync(bundled) ? import(pathToFileURL(bundled).href) : import('./cli-direct.js');
 }

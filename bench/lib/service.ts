@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AdminClient, adminSocketPath } from '../../src/core/admin/admin-socket';
-import { nodeOptionsOf } from '../../src/core/runtime/start-command';
+import { SERVICE_ENTRY, nodeOptionsOf } from '../../src/core/runtime/start-command';
 
 export type Json = Record<string, unknown>;
 
@@ -29,18 +29,18 @@ export const ADMIN_PASSWORD = 'bench-password-1';
 
 /** The repository root (bench files run from dist/bench/). */
 export const ROOT = join(__dirname, '..', '..', '..');
-const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+const MAIN = join(ROOT, SERVICE_ENTRY);
 
 /**
  * The node options `npm start` gives the service (package.json's `start`: `node [options]
- * dist/src/main.js`), so every service and worker the bench starts runs as `npm start` runs it
+ * dist/bundle/main.js`), so every service and worker the bench starts runs as `npm start` runs it
  * (e.g. `--v8-pool-size=1`, which only takes effect on the command line: src/core/runtime/start-command.ts).
  */
 export const START_OPTIONS: readonly string[] = (() => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const options = nodeOptionsOf(pkg.scripts.start ?? '', 'dist/src/main.js');
+  const options = nodeOptionsOf(pkg.scripts.start ?? '', SERVICE_ENTRY);
   if (!options)
-    throw new Error(`package.json's start script is not "node [options] dist/src/main.js": ${pkg.scripts.start}`);
+    throw new Error(`package.json's start script is not "node [options] ${SERVICE_ENTRY}": ${pkg.scripts.start}`);
   return options;
 })();
 
@@ -89,7 +89,7 @@ export function commonEnv(dataDir: string): Record<string, string> {
 }
 
 /**
- * Spawns `dist/src/main.js` as `npm start` does (its node options, START_OPTIONS) with exactly `env`
+ * Spawns `dist/bundle/main.js` (SERVICE_ENTRY) as `npm start` does (its node options, START_OPTIONS) with exactly `env`
  * (plus PATH) and waits for /health. `nodeArgs` go after those, before the script (e.g. `--require`).
  */
 export async function startService(

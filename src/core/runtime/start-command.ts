@@ -1,5 +1,6 @@
 /**
- * How the service is started: `npm start` runs `node <START_NODE_ARGS> dist/src/main.js` (package.json),
+ * How the service is started: `npm start` runs `node <START_NODE_ARGS> dist/bundle/main.js` (package.json;
+ * SERVICE_ENTRY, the bundle of tsc's dist/src/main.js that scripts/bundle.mjs makes),
  * the Docker image runs the same command line, and the bench starts its services with the node
  * options it reads from package.json here, so it measures what `npm start` runs (issue 16 item 5).
  *
@@ -11,6 +12,9 @@
  * Node starts (no JavaScript runs before V8's platform exists), hence the command line.
  */
 export const START_NODE_ARGS: readonly string[] = ['--v8-pool-size=1'];
+
+/** The file `npm start` and the Docker image run (issue 16 item 6: one bundle instead of several hundred ES modules). */
+export const SERVICE_ENTRY = 'dist/bundle/main.js';
 
 /** The node options of a `node [options] FILE` command line (package.json's `start`), or null if it is not one. */
 export function nodeOptionsOf(command: string, file: string): string[] | null {

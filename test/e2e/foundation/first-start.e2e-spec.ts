@@ -22,10 +22,10 @@ interface Started {
   readonly logs: () => string[];
 }
 
-/** `node dist/src/main.js` as `npm start` runs it, with no DATABASE_URL (the embedded engine). */
+/** `node dist/bundle/main.js` as `npm start` runs it, with no DATABASE_URL (the embedded engine). */
 async function startCompiled(dataDir: string, encryptionKey: string): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  const child = spawn(process.execPath, ['dist/bundle/main.js'], {
     env: {
       PATH: process.env.PATH ?? '',
       DATA_DIR: dataDir,
