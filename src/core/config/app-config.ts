@@ -6,13 +6,8 @@ export type AppRole = 'all' | 'api' | 'worker' | 'cli';
 
 /** How the inbound pipeline yields to webhook acknowledgements (core/queue/pipeline-yield.ts). */
 export interface PipelineYieldSettings {
-  /** Acks per second at and above which the workers yield; 0 = the rate alone never makes them. */
+  /** Acks per second at and above which the workers yield; 0 = never. */
   readonly ackRate: number;
-  /**
-   * An ack whose durable store took longer than this (ms) is slow; enough slow acks make the workers
-   * yield at any rate (pipeline-yield.ts, YIELD_SLOW_SHARE); 0 = never.
-   */
-  readonly ackMs: number;
   /** Concurrency of a yielding queue's workers while they yield (capped at their full concurrency). */
   readonly concurrency: number;
   /** Longest continuous yield; afterwards the flag is ignored for as long again. */
@@ -31,11 +26,10 @@ export interface AppConfig {
    */
   readonly workerNice: number;
   /**
-   * PIPELINE_YIELD_ACK_RATE / PIPELINE_YIELD_ACK_MS / PIPELINE_YIELD_CONCURRENCY / PIPELINE_YIELD_MAX_MS:
-   * while an `api` process acknowledges webhook events at least this fast (per second), or its acks
-   * are slow (more than 2 % over ACK_MS at 100/s or more), the workers of the inbound queue run at the
-   * lowered concurrency, for at most MAX_MS in a row (core/queue/pipeline-yield.ts). BullMQ only;
-   * a rate of 0 and ACK_MS 0 turn it off.
+   * PIPELINE_YIELD_ACK_RATE / PIPELINE_YIELD_CONCURRENCY / PIPELINE_YIELD_MAX_MS: while an `api`
+   * process acknowledges webhook events at least this fast (per second), the workers of the inbound
+   * queue run at the lowered concurrency, for at most MAX_MS in a row (core/queue/pipeline-yield.ts).
+   * BullMQ only; a rate of 0 turns it off.
    */
   readonly pipelineYield: PipelineYieldSettings;
   readonly dataDir: string;
@@ -198,7 +192,6 @@ export function loadConfig(env: Env): AppConfig {
   const ackPoolSize = int('ACK_POOL_SIZE', 2, 0, 20);
   const pipelineYield = {
     ackRate: int('PIPELINE_YIELD_ACK_RATE', 600, 0, 1_000_000),
-    ackMs: int('PIPELINE_YIELD_ACK_MS', 20, 0, 60_000),
     concurrency: int('PIPELINE_YIELD_CONCURRENCY', 1, 1, 1_000),
     maxMs: int('PIPELINE_YIELD_MAX_MS', 15_000, 1_000, 3_600_000),
   };

@@ -4,8 +4,7 @@ import { Redis } from 'ioredis';
 import type { JobName, QueueName } from './job-names';
 import type { JobRegistry } from './job-registry';
 import type { EnqueueOptions, JobPayload } from './job-queue.port';
-import type { PipelineYieldSettings } from 'src/core/config/app-config';
-import { YIELD_FLAG_TTL_MS, YIELD_KEY, YieldMeter, yields } from './pipeline-yield';
+import { YIELD_FLAG_TTL_MS, YIELD_KEY, YieldMeter } from './pipeline-yield';
 
 /** BullMQ job data: the payload plus the retry schedule chosen at enqueue time. */
 export interface Envelope {
@@ -78,7 +77,7 @@ export class BullMqDriver {
   constructor(
     queues: readonly Queue[],
     private readonly registry: JobRegistry,
-    private readonly yieldSettings: Pick<PipelineYieldSettings, 'ackRate' | 'ackMs'> = { ackRate: 0, ackMs: 0 },
+    private readonly yieldAckRate = 0,
   ) {
     for (const queue of queues) {
       // Without a listener ioredis prints every reconnect failure as an unhandled error.
@@ -131,23 +130,19 @@ export class BullMqDriver {
   }
 
   /**
-   * Counts acknowledged events of `name` (`slow` of them slower than PIPELINE_YIELD_ACK_MS); while
-   * their rate is at or above the yield rate, or they are under pressure (pipeline-yield.ts), sets the
+   * Counts acknowledged events of `name`; while their rate is at or above the yield rate, sets the
    * queue's yield flag (one SET with a TTL per window, not awaited; a failure only means the workers
    * do not yield this time).
    */
-  acknowledged(name: JobName, count: number, slow = 0): void {
+  acknowledged(name: JobName, count: number): void {
     const job = this.registry.get(name);
     let meter = this.meters.get(job.queue);
     if (meter === undefined) {
-      const yielding =
-        yields(this.yieldSettings) && this.registry.all().some((j) => j.queue === job.queue && j.yieldsToAcks);
-      meter = yielding
-        ? new YieldMeter(this.yieldSettings.ackRate, performance.now(), this.yieldSettings.ackMs > 0)
-        : null;
+      const yields = this.yieldAckRate > 0 && this.registry.all().some((j) => j.queue === job.queue && j.yieldsToAcks);
+      meter = yields ? new YieldMeter(this.yieldAckRate, performance.now()) : null;
       this.meters.set(job.queue, meter);
     }
-    if (!meter?.record(count, performance.now(), slow)) return;
+    if (!meter?.record(count, performance.now())) return;
     const { queue, status } = this.entry(job.queue);
     if (status() !== 'ready') return;
     const backend = queue.getBackend();

@@ -13,7 +13,7 @@ import type { JobName, QueueName } from './job-names';
 import { backoffFor } from './job-queue.port';
 import { JobRegistry } from './job-registry';
 import type { PipelineYieldSettings } from 'src/core/config/app-config';
-import { YIELD_KEY, YIELD_POLL_MS, YieldGovernor, yields } from './pipeline-yield';
+import { YIELD_KEY, YIELD_POLL_MS, YieldGovernor } from './pipeline-yield';
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -61,7 +61,7 @@ export function processorFor(
       this.worker.concurrency = full;
       this.status = clientStatusOf(this.worker);
       this.worker.run().catch((error: Error) => this.logger.error({ err: error }, 'Worker stopped'));
-      if (yields(yieldSettings) && handlers.some((job) => job.yieldsToAcks)) this.watchYieldFlag(full);
+      if (yieldSettings.ackRate > 0 && handlers.some((job) => job.yieldsToAcks)) this.watchYieldFlag(full);
     }
 
     /**

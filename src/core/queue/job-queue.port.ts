@@ -24,12 +24,11 @@ export interface JobQueue {
   enqueueMany<T extends JobPayload>(name: JobName, jobs: readonly { data: T; options?: EnqueueOptions }[]): Promise<void>;
   /**
    * `count` events whose jobs are `name` were just acknowledged to their senders (webhook acks; the
-   * caller reports once per batch), `slow` of them after a durable store longer than
-   * PIPELINE_YIELD_ACK_MS. Above PIPELINE_YIELD_ACK_RATE per second, or with enough slow acks, the
-   * BullMQ workers of a queue whose handlers yield to acks lower their concurrency
-   * (core/queue/pipeline-yield.ts); a no-op for in-process jobs. Never throws, never waits.
+   * caller reports once per batch). Above PIPELINE_YIELD_ACK_RATE per second the BullMQ workers of a
+   * queue whose handlers yield to acks lower their concurrency (core/queue/pipeline-yield.ts); a
+   * no-op for in-process jobs. Never throws, never waits.
    */
-  acknowledged(name: JobName, count: number, slow?: number): void;
+  acknowledged(name: JobName, count: number): void;
   /** What runs jobs right now (`inline` also when Redis is configured but stopped answering). */
   backend(): JobBackend;
 }

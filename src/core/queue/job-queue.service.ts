@@ -87,8 +87,8 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
     for (const job of jobs) this.inline.enqueue(name, job.data, job.options);
   }
 
-  acknowledged(name: JobName, count: number, slow = 0): void {
-    this.bull?.acknowledged(name, count, slow);
+  acknowledged(name: JobName, count: number): void {
+    this.bull?.acknowledged(name, count);
   }
 
   /** Queue depths for /metrics: BullMQ's counts per queue and state, plus pending in-process jobs. */

@@ -6,12 +6,9 @@
  * competes with are the latency-bound work. So:
  *
  * - the api measures the rate at which it acknowledges events of a yielding queue (`YieldMeter`,
- *   fed once per `addBulk`, not per request) and how many of those acks were slow (their durable
- *   store took longer than PIPELINE_YIELD_ACK_MS); while that rate is at least
- *   PIPELINE_YIELD_ACK_RATE per second, or at least YIELD_SLOW_MIN_RATE per second with at least
- *   YIELD_SLOW_SHARE of them slow (session 25: acks under pressure at any rate), it keeps a flag in
- *   Redis (`<prefix>:<queue>:yield`, a TTL of YIELD_FLAG_TTL_MS, refreshed at most every
- *   YIELD_WINDOW_MS);
+ *   fed once per `addBulk`, not per request) and, while that rate is at least PIPELINE_YIELD_ACK_RATE
+ *   per second, keeps a flag in Redis (`<prefix>:<queue>:yield`, a TTL of YIELD_FLAG_TTL_MS,
+ *   refreshed at most every YIELD_WINDOW_MS);
  * - the workers of that queue read the flag every YIELD_POLL_MS (one GET, not per job) and run at
  *   PIPELINE_YIELD_CONCURRENCY instead of their full concurrency while it is there (`YieldGovernor`).
  *
@@ -31,66 +28,38 @@ export const YIELD_POLL_MS = 250;
 /** The Redis key (BullMQ's `toKey`) of a queue's yield flag. */
 export const YIELD_KEY = 'yield';
 
-/**
- * The latency trigger (session 25): a window is under ack pressure when at least this share of its
- * acks were slow (PIPELINE_YIELD_ACK_MS)… — 2 %: the ack target is a p99, so more than 1 in 50 slow
- * acks is a tail the pipeline should stop feeding;
- */
-export const YIELD_SLOW_SHARE = 0.02;
-/** …and it acknowledged at least this many per second: a lone slow ack in a trickle changes nothing. */
-export const YIELD_SLOW_MIN_RATE = 100;
-
-/** Api side: acks (and slow acks) counted per window; `record` says when the flag is to be (re)published. */
+/** Api side: acks counted per window; `record` says when the flag is to be (re)published. */
 export class YieldMeter {
   private windowStart: number;
   private count = 0;
-  private slow = 0;
   private lastAt: number;
 
-  /**
-   * @param ackRate acks per second at and above which the pipeline yields (0: the rate alone never does)
-   * @param latencyTrigger whether slow acks (YIELD_SLOW_SHARE at YIELD_SLOW_MIN_RATE or more) make it yield
-   */
   constructor(
     private readonly ackRate: number,
     now: number,
-    private readonly latencyTrigger = false,
   ) {
     this.windowStart = now;
     this.lastAt = now;
   }
 
-  /**
-   * Adds `acks` acknowledged at `now`, `slow` of them slow; true when a window just closed at or above
-   * the rate, or with its acks under pressure.
-   */
-  record(acks: number, now: number, slow = 0): boolean {
-    if (this.ackRate <= 0 && !this.latencyTrigger) return false;
+  /** Adds `acks` acknowledged at `now`; true when a window just closed at or above the rate. */
+  record(acks: number, now: number): boolean {
+    if (this.ackRate <= 0) return false;
     // A quiet gap longer than a window ends the open window unreported: its acks (a flood's tail)
     // are history, and counting them against a later ack would raise the flag for a trickle.
     if (now - this.lastAt > YIELD_WINDOW_MS) {
       this.windowStart = now;
       this.count = 0;
-      this.slow = 0;
     }
     this.lastAt = now;
     this.count += acks;
-    this.slow += slow;
     const elapsed = now - this.windowStart;
     if (elapsed < YIELD_WINDOW_MS) return false;
     const rate = (this.count * 1000) / elapsed;
-    const pressed =
-      this.latencyTrigger && rate >= YIELD_SLOW_MIN_RATE && this.slow >= YIELD_SLOW_SHARE * this.count;
     this.windowStart = now;
     this.count = 0;
-    this.slow = 0;
-    return (this.ackRate > 0 && rate >= this.ackRate) || pressed;
+    return rate >= this.ackRate;
   }
-}
-
-/** Whether either trigger is on (PIPELINE_YIELD_ACK_RATE or PIPELINE_YIELD_ACK_MS above 0). */
-export function yields(settings: { readonly ackRate: number; readonly ackMs: number }): boolean {
-  return settings.ackRate > 0 || settings.ackMs > 0;
 }
 
 /** Worker side: whether to yield now, given whether the flag is set, with the PIPELINE_YIELD_MAX_MS cap. */

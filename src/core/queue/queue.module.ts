@@ -57,7 +57,7 @@ export class QueueModule {
           provide: BullMqDriver,
           inject: [JobRegistry, ...queues.map((name) => getQueueToken(name))],
           useFactory: (registry: JobRegistry, ...registered: Queue[]) =>
-            new BullMqDriver(registered, registry, config.pipelineYield),
+            new BullMqDriver(registered, registry, config.pipelineYield.ackRate),
         },
         ...(runsWorkers ? queues.map((name) => processorFor(name, workerConnection(url), config.pipelineYield)) : []),
       ],

@@ -5,31 +5,21 @@ import type { ChannelsService, InboundEventDraft } from 'src/modules/channels';
 import type { InboundEventsRepository } from './inbound-events.repository';
 import { ENQUEUE_LINGER_MS, ENQUEUE_MAX_BATCH, InboundEventsService } from './inbound-events.service';
 
-/**
- * The service on fakes: a repository that numbers rows (taking `insertMs` per INSERT), a queue that
- * records each `enqueueMany` and each report of acknowledged (and slow) events.
- */
-function service(insertMs = 0) {
+/** The service on fakes: a repository that numbers rows, a queue that records each `enqueueMany`. */
+function service() {
   let next = 0;
   const enqueued: { at: number; ids: string[] }[] = [];
-  const acknowledged: { name: string; count: number; slow?: number }[] = [];
+  const acknowledged: { name: string; count: number }[] = [];
   const repository = {
-    insertReceived: async (rows: readonly unknown[]) => {
-      if (insertMs > 0) await new Promise((r) => setTimeout(r, insertMs));
-      return rows.map(() => `e${++next}`);
-    },
+    insertReceived: async (rows: readonly unknown[]) => rows.map(() => `e${++next}`),
   };
   const jobs = {
     enqueueMany: async (_name: string, items: readonly { data: { eventId: string } }[]) => {
       enqueued.push({ at: performance.now(), ids: items.map((j) => j.data.eventId) });
     },
-    acknowledged: (name: string, count: number, slow?: number) => void acknowledged.push({ name, count, slow }),
+    acknowledged: (name: string, count: number) => void acknowledged.push({ name, count }),
   };
-  const config = {
-    db: { url: null, ackPoolSize: 0 },
-    outbound: { inboundRetryDelaysSeconds: [1] },
-    pipelineYield: { ackMs: ACK_MS },
-  };
+  const config = { db: { url: null, ackPoolSize: 0 }, outbound: { inboundRetryDelaysSeconds: [1] } };
   const events = new InboundEventsService(
     config as unknown as AppConfig,
     jobs as unknown as JobQueue,
@@ -38,9 +28,6 @@ function service(insertMs = 0) {
   );
   return { events, enqueued, acknowledged };
 }
-
-/** PIPELINE_YIELD_ACK_MS in these tests. */
-const ACK_MS = 20;
 
 const draft = (sender: string) =>
   ({
@@ -61,23 +48,11 @@ describe('InboundEventsService: enqueueing after the answer (issue 16)', () => {
     expect(enqueued.map((e) => e.ids)).toEqual([[first.eventId, ...second.eventIds]]);
     expect(enqueued[0]!.at - started).toBeGreaterThanOrEqual(ENQUEUE_LINGER_MS - 1); // the timer fired for real
     // The batch's acks are reported once (the pipeline yields to an ack flood: core/queue/pipeline-yield.ts).
-    expect(acknowledged).toEqual([{ name: 'inbound.event.process', count: 3, slow: 0 }]);
+    expect(acknowledged).toEqual([{ name: 'inbound.event.process', count: 3 }]);
     // A later ack starts a new batch.
     const third = await events.store([draft('d')]);
     await new Promise((r) => setTimeout(r, ENQUEUE_LINGER_MS * 4));
     expect(enqueued.map((e) => e.ids)).toEqual([[first.eventId, ...second.eventIds], [third.eventId]]);
-  });
-
-  it('reports the events whose durable store took longer than PIPELINE_YIELD_ACK_MS as slow (session 25)', async () => {
-    const slowly = service(ACK_MS + 15);
-    await slowly.events.store([draft('a'), draft('b')]);
-    await new Promise((r) => setTimeout(r, ENQUEUE_LINGER_MS * 4));
-    expect(slowly.acknowledged).toEqual([{ name: 'inbound.event.process', count: 2, slow: 2 }]);
-    // A quick store is not slow.
-    const quickly = service(0);
-    await quickly.events.store([draft('c')]);
-    await new Promise((r) => setTimeout(r, ENQUEUE_LINGER_MS * 4));
-    expect(quickly.acknowledged).toEqual([{ name: 'inbound.event.process', count: 1, slow: 0 }]);
   });
 
   it('does not wait for the timer once ENQUEUE_MAX_BATCH events are waiting', async () => {

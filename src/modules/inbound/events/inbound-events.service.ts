@@ -31,8 +31,6 @@ export const ENQUEUE_MAX_BATCH = 200;
 export class InboundEventsService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('InboundEvents');
   private readonly toEnqueue: { id: string; workspaceId: string }[] = [];
-  /** Of the events in `toEnqueue`, how many were stored slower than PIPELINE_YIELD_ACK_MS (pipeline-yield.ts). */
-  private slowToReport = 0;
   private enqueueTimer: NodeJS.Timeout | null = null;
   private readonly enqueueScope = new AsyncResource('InboundEnqueue');
   private readonly acks: GroupCommit<ReceivedRow>;
@@ -80,13 +78,8 @@ export class InboundEventsService implements BeforeApplicationShutdown {
         rawBody: rawBody && containsNul([d.payload, d.senderKey, d.externalId]) ? rawBody : null,
       },
     }));
-    const started = performance.now();
     const ids = rows.length === 1 ? [await this.acks.storeOne(rows[0]!)] : await this.acks.store(rows);
     const stored = ids.map((id, i) => ({ id, workspaceId: drafts[i]!.connection.workspaceId }));
-    // How long the durable store took (a group-commit slot, the INSERT, its WAL flush, back on this
-    // loop): slow acks make the pipeline yield (PIPELINE_YIELD_ACK_MS).
-    const ackMs = this.config.pipelineYield.ackMs;
-    if (ackMs > 0 && performance.now() - started > ackMs) this.slowToReport += stored.length;
     this.enqueueSoon(stored);
     return { received: true, eventId: stored[0]?.id ?? null, eventIds: stored.map((e) => e.id) };
   }
@@ -125,11 +118,9 @@ export class InboundEventsService implements BeforeApplicationShutdown {
 
   private async enqueuePending(): Promise<void> {
     const events = this.toEnqueue.splice(0);
-    const slow = this.slowToReport;
-    this.slowToReport = 0;
     if (events.length === 0) return;
-    // Events acknowledged since the last batch: an ack flood, or slow acks, make the pipeline yield (pipeline-yield.ts).
-    this.jobs.acknowledged(JobName.InboundEventProcess, events.length, slow);
+    // Events acknowledged since the last batch: an ack flood makes the pipeline yield (pipeline-yield.ts).
+    this.jobs.acknowledged(JobName.InboundEventProcess, events.length);
     try {
       await this.jobs.enqueueMany(
         JobName.InboundEventProcess,
