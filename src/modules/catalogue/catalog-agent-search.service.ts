@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import {
+  type AgentSearchQuestion,
   type AgentSearchRow,
   type AgentSearchTerm,
   CatalogAgentSearchRepository,
@@ -36,8 +37,16 @@ export class CatalogAgentSearch {
 
   /** Items matching any of the words or SKUs, best first, each with how it matched. */
   async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit = 40): Promise<AgentSearchRow[]> {
-    if (terms.length === 0 && skus.length === 0) return [];
-    if (!(await this.hasItemsOnSale())) return [];
-    return this.repository.search(terms, skus, limit);
+    return (await this.searchMany([{ terms, skus }], limit))[0] ?? [];
+  }
+
+  /**
+   * `search` for several questions in one statement (a pipeline group's questions): one list per
+   * question, in order, each exactly what `search` gives for it alone.
+   */
+  async searchMany(questions: readonly AgentSearchQuestion[], limit = 40): Promise<AgentSearchRow[][]> {
+    if (questions.every((q) => q.terms.length === 0 && q.skus.length === 0)) return questions.map(() => []);
+    if (!(await this.hasItemsOnSale())) return questions.map(() => []);
+    return this.repository.searchMany(questions, limit);
   }
 }
