@@ -137,7 +137,7 @@ describe('built-in AI agent: question set', () => {
       const together = await search.searchMany(questions);
       expect(together).toHaveLength(questions.length);
       const alone = [];
-      for (const q of questions) alone.push(await search.search(q.terms, q.skus));
+      for (const q of questions) alone.push((await search.searchMany([q]))[0]);
       expect(together.map((rows, i) => `${texts[i]}: ${JSON.stringify(rows)}`)).toEqual(
         alone.map((rows, i) => `${texts[i]}: ${JSON.stringify(rows)}`),
       );
