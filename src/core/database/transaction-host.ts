@@ -206,6 +206,17 @@ export class TransactionHost {
   }
 
   /**
+   * Runs the open transaction's deferred writes (`beforeCommit`) now, in first-use order, instead of
+   * just before COMMIT; later ones start afresh. For a step that must see them written, or that needs
+   * them written before its own work (the pipeline group's rounds: a sender's next message is stored
+   * after the AI reply to its previous one). Outside a transaction: nothing to do.
+   */
+  async flushPending(): Promise<void> {
+    const store = txStorage.getStore();
+    if (store) await flushPending(store);
+  }
+
+  /**
    * Defers `fn` until the open transaction commits (runs at once when none is open). Rolled back →
    * never runs. The hook runs in the async context that registered it (tenant, request id, an
    * automation's causation for its loop guard), outside the finished transaction.

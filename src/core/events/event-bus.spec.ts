@@ -72,6 +72,28 @@ describe('EventBus outbox rows in a transaction (one statement per workspace, be
     expect(heard).toEqual(['conversation.created:COMMIT', 'message.received:COMMIT', 'message.received:COMMIT']);
   });
 
+  it('flushPending writes what is pending at once; what is published afterwards waits for COMMIT', async () => {
+    const { dataSource, log } = recordingDataSource();
+    const tx = new TransactionHost(dataSource);
+    const bus = new EventBus(tx);
+    await tx.run(async () => {
+      await bus.publish('message.received', W1, { n: 1 } as never);
+      await tx.flushPending();
+      await manager(tx).query('UPDATE something', []);
+      await bus.publish('message.received', W1, { n: 2 } as never);
+    });
+    const sql = log.map((e) => e.sql.slice(0, 24));
+    expect(sql).toEqual([
+      'BEGIN',
+      'INSERT INTO event_outbox',
+      'UPDATE something',
+      'INSERT INTO event_outbox',
+      'COMMIT',
+    ]);
+    expect(outboxRows(log[1]!).map((r) => r.data)).toEqual([{ n: 1 }]);
+    expect(outboxRows(log[3]!).map((r) => r.data)).toEqual([{ n: 2 }]);
+  });
+
   it('one statement per workspace, each binding its own workspace id', async () => {
     const { dataSource, log } = recordingDataSource();
     const tx = new TransactionHost(dataSource);

@@ -7,7 +7,13 @@ import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-qu
 import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
 import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { InboundPipeline, type InboundStageContext, InboundStageOrder } from 'src/modules/inbound';
-import { ConversationsService, type MessageResponse, MessagesService } from 'src/modules/inbox';
+import {
+  ConversationsService,
+  type HeldConversation,
+  type MessageResponse,
+  MessagesService,
+  type ReplyTo,
+} from 'src/modules/inbox';
 import type { AiAgentEntity } from './ai-agent.entity';
 import { AiAgentsRepository } from './ai-agents.repository';
 import { AiConversationStatesService } from './ai-conversation-states.service';
@@ -22,8 +28,20 @@ export interface AiAgentReplyJobData extends JobPayload {
   readonly agentId: string | null;
 }
 
-/** A conversation to reply in: by id, or as the pipeline holds it (no re-read). */
-type ReplyTo = string | { readonly id: string; readonly channelId: string };
+/** An AI reply's sender. */
+const AI_SENDER = { type: 'AI' as const, id: null };
+
+/** The key of a transaction's deferred BUILTIN questions (TransactionHost.beforeCommit). */
+const BUILTIN_QUESTIONS = {};
+
+/** A message the BUILTIN agent answers when its transaction's questions are answered together. */
+interface PendingQuestion {
+  readonly workspaceId: string;
+  readonly agent: AiAgentEntity;
+  readonly conversation: HeldConversation;
+  /** The customer's message (a text turn). */
+  readonly message: string;
+}
 
 /** What drafts a suggested reply when no agent answers: the catalogue, no handoff keywords. */
 const SUGGESTION_SETTINGS = {
@@ -109,16 +127,75 @@ export class AiConversationsService implements OnModuleInit {
       return 'continue';
     }
     if (agent.provider === 'BUILTIN') {
-      const own = toTurns([context.message]);
-      const run = own.length
-        ? await this.responder.respond(settingsOf(agent), own, () => this.turns(context.conversation.id))
-        : await this.responder.respond(settingsOf(agent), await this.turns(context.conversation.id));
       const { id, channelId } = context.conversation;
-      await this.deliver(agent, { id, channelId }, run);
+      const own = toTurns([context.message]);
+      if (own.length) {
+        await this.answerBeforeCommit({
+          workspaceId: context.workspaceId,
+          agent,
+          conversation: { id, channelId },
+          message: own[0]!.text,
+        });
+      } else {
+        // an image's caption is not a turn: the conversation's last text message is answered, as it reads
+        await this.deliver(
+          agent,
+          { id, channelId },
+          await this.responder.respond(settingsOf(agent), await this.turns(id)),
+        );
+      }
       return 'handled';
     }
     await this.enqueue(context, agent.id);
     return 'handled';
+  }
+
+  /**
+   * A BUILTIN answer deferred to the end of the transaction (issue 16 item 3): the questions of a
+   * pipeline group are answered together — one catalogue search for all, one statement for all the
+   * plain replies and their conversations' stamps — just before COMMIT, or between the group's
+   * rounds (InboundEventRunner: a sender's next message is stored after this answer). A conversation
+   * already waiting for an answer, or another workspace, has what is pending answered first (a
+   * conversation's answers stay in order and each sees the AI state the previous one left).
+   */
+  private async answerBeforeCommit(question: PendingQuestion): Promise<void> {
+    const pending = () =>
+      this.tx.beforeCommit(
+        BUILTIN_QUESTIONS,
+        () => [] as PendingQuestion[],
+        (list) => this.answerPending(list),
+      );
+    let list = pending();
+    if (list?.some((q) => q.conversation.id === question.conversation.id || q.workspaceId !== question.workspaceId)) {
+      await this.tx.flushPending();
+      list = pending();
+    }
+    if (list) list.push(question);
+    else await this.answerPending([question]);
+  }
+
+  /** The deferred questions of one workspace (the caller's): answered, replies stored, handoffs made. */
+  private async answerPending(list: readonly PendingQuestion[]): Promise<void> {
+    if (list.length === 0) return;
+    const workspaceId = getTenantContext().workspaceId;
+    if (list.some((q) => q.workspaceId !== workspaceId)) throw new Error('AI questions answered in another workspace');
+    const runs = await this.responder.respondBuiltinMany(
+      list.map((q) => ({
+        agent: settingsOf(q.agent),
+        message: q.message,
+        earlier: () => this.turns(q.conversation.id),
+      })),
+    );
+    const plain = list.flatMap((q, i) => {
+      const run = runs[i]!;
+      return !run.handoff && !run.reason && run.images.length === 0 && run.text.trim() ? [{ q, run }] : [];
+    });
+    await this.messages.sendReplies(
+      plain.map(({ q, run }) => ({ to: q.conversation, reply: { text: run.text }, sender: AI_SENDER })),
+    );
+    for (const [i, q] of list.entries()) {
+      if (!plain.some((p) => p.q === q)) await this.deliver(q.agent, q.conversation, runs[i]!);
+    }
   }
 
   private async suggestionStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
@@ -187,7 +264,7 @@ export class AiConversationsService implements OnModuleInit {
 
   /** Sends the answer (text, then images) as AI replies, or hands off (its message once). */
   private async deliver(agent: AiAgentEntity, conversation: ReplyTo, run: AgentRun): Promise<void> {
-    const sender = { type: 'AI' as const, id: null };
+    const sender = AI_SENDER;
     const conversationId = typeof conversation === 'string' ? conversation : conversation.id;
     if (run.handoff) {
       await this.states.handOff(conversationId, agent.id, run.reason ?? 'no confident answer');

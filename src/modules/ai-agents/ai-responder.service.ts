@@ -61,13 +61,8 @@ export class AiResponder {
     earlier?: () => Promise<readonly Turn[]>,
   ): Promise<AgentRun> {
     if (earlier && agent.provider === 'BUILTIN') {
-      const question = {
-        message: customerTexts(given).at(-1) ?? '',
-        previousCustomerMessages: async () => customerTexts(await earlier()).slice(0, -1),
-        handoffKeywords: agent.handoffKeywords,
-        useCatalog: agent.useCatalog,
-      };
-      return { ...(await this.builtin.answer(question)), provider: 'BUILTIN' };
+      const [run] = await this.respondBuiltinMany([{ agent, message: customerTexts(given).at(-1) ?? '', earlier }]);
+      return run!;
     }
     const turns = earlier ? await earlier() : given;
     const customer = customerTexts(turns);
@@ -116,6 +111,26 @@ export class AiResponder {
       rows,
       provider: 'OPENAI_COMPATIBLE',
     };
+  }
+
+  /**
+   * BUILTIN answers to several customer messages (a pipeline group's, issue 16 item 3) with one
+   * catalogue search for all: each as `respond(agent, [message], earlier)` gives it alone. `earlier`
+   * reads the whole conversation, ending with the message; it is called only for a message that
+   * names no product.
+   */
+  async respondBuiltinMany(
+    list: readonly { agent: AgentSettings; message: string; earlier: () => Promise<readonly Turn[]> }[],
+  ): Promise<AgentRun[]> {
+    const answers = await this.builtin.answerMany(
+      list.map(({ agent, message, earlier }) => ({
+        message,
+        previousCustomerMessages: async () => customerTexts(await earlier()).slice(0, -1),
+        handoffKeywords: agent.handoffKeywords,
+        useCatalog: agent.useCatalog,
+      })),
+    );
+    return answers.map((answer) => ({ ...answer, provider: 'BUILTIN' }));
   }
 
   /** The items the customer's last message (or, failing that, an earlier one) is about. */

@@ -36,6 +36,12 @@ export interface AgentSearchRow {
   readonly hits: AgentSearchHit[];
 }
 
+/** One question as the matcher sends it: its words and the SKU-like chunks to look up exactly. */
+export interface AgentSearchQuestion {
+  readonly terms: readonly AgentSearchTerm[];
+  readonly skus: readonly string[];
+}
+
 /** Trigram word similarity (pg_trgm) a misspelt word needs to find items on its own: "correr" does not find the "cover". */
 const TYPO_WORD_SIMILARITY = 0.5;
 
@@ -59,6 +65,8 @@ const TYPO_WORD_SIMILARITY = 0.5;
  * 3. Per item and question word, the best match in each field; SKUs match exactly after dropping
  *    everything but letters and digits. The best `limit` items by total score, on-sale items of the
  *    caller's workspace only.
+ *
+ * Every question of a call is searched by the same statement (`searchMany`), each on its own.
  */
 @Injectable()
 export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<CatalogItemEntity> {
@@ -74,20 +82,35 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
     return rows[0]?.found === true;
   }
 
-  async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit: number): Promise<AgentSearchRow[]> {
-    if (terms.length === 0 && skus.length === 0) return [];
-    // Positions of the words an item should have all of (integers: safe to write into the statement).
-    const required = [...new Set(terms.filter((t) => !t.optional).map((t) => Math.trunc(Number(t.ord))))].filter(
-      Number.isFinite,
+  /**
+   * Several questions in ONE statement (issue 16 item 3: a pipeline group's questions share one
+   * search), each ranked exactly as alone: every CTE carries the question's index `q`, the
+   * candidates are found per question by a LATERAL probe of the same GIN index (the question's
+   * required words as up to `slots` arrays — a question with fewer repeats its last one, AND being
+   * idempotent), and the best `limit` per question. Answers one list per question, in order.
+   */
+  async searchMany(questions: readonly AgentSearchQuestion[], limit: number): Promise<AgentSearchRow[][]> {
+    const lists: AgentSearchRow[][] = questions.map(() => []);
+    const asked = questions.flatMap((question, q) =>
+      question.terms.length > 0 || question.skus.length > 0 ? [{ q, question }] : [],
     );
-    const rows = await this.queryRows<AgentSearchRow>(
+    if (asked.length === 0) return lists;
+    // Per question, the positions of the words an item should have all of (integers from the parser).
+    const required = asked.map(({ question }) => [
+      ...new Set(question.terms.filter((t) => !t.optional).map((t) => Math.trunc(Number(t.ord)))),
+    ]);
+    const slots = Math.max(0, ...required.map((r) => r.length));
+    const slot = (k: number): string =>
+      `ARRAY(SELECT t.token FROM tokens t WHERE t.q = x.q AND t.finds AND t.ord = x.r[least(${k}, cardinality(x.r))])`;
+    const rows = await this.queryRows<AgentSearchRow & { q: number }>(
       `WITH terms AS (
-         SELECT x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(ord int, t text, v text[])
+         SELECT x.q, x.ord, x.t, x.v FROM jsonb_to_recordset($2::jsonb) AS x(q int, ord int, t text, v text[])
        ),
        term_words AS (
-         SELECT terms.ord, f.word, 1.0 AS score, true AS finds FROM terms CROSS JOIN LATERAL unnest(terms.v) AS f(word)
+         SELECT terms.q, terms.ord, f.word, 1.0 AS score, true AS finds
+         FROM terms CROSS JOIN LATERAL unnest(terms.v) AS f(word)
          UNION ALL
-         SELECT terms.ord, v.word, 0.8, word_similarity(terms.t, v.word) >= ${TYPO_WORD_SIMILARITY}
+         SELECT terms.q, terms.ord, v.word, 0.8, word_similarity(terms.t, v.word) >= ${TYPO_WORD_SIMILARITY}
          FROM terms JOIN catalog_agent_vocabulary v
            ON v.workspace_id = $1 AND left(v.word, 1) = left(terms.t, 1)
           AND length(v.word) BETWEEN length(terms.t) - 1 AND length(terms.t) + 1
@@ -95,44 +118,69 @@ export class CatalogAgentSearchRepository extends WorkspaceScopedRepository<Cata
          WHERE length(terms.t) >= 4
        ),
        tokens AS (
-         SELECT f.tag || tw.word AS token, tw.ord, f.field, max(tw.score) AS score, bool_or(tw.finds) AS finds
+         SELECT tw.q, f.tag || tw.word AS token, tw.ord, f.field, max(tw.score) AS score, bool_or(tw.finds) AS finds
          FROM term_words tw CROSS JOIN (VALUES ('n:', 'name'), ('k:', 'keywords'), ('c:', 'category')) AS f(tag, field)
-         GROUP BY 1, 2, 3
+         GROUP BY tw.q, f.tag || tw.word, tw.ord, f.field
+       ),
+       questions AS MATERIALIZED (
+         SELECT x.q, cardinality(x.r) > 0 AS has_required,
+                ARRAY(SELECT t.token FROM tokens t WHERE t.q = x.q AND t.finds) AS any_word
+                ${Array.from({ length: slots }, (_, k) => `, ${slot(k + 1)} AS r${k + 1}`).join('')}
+         FROM jsonb_to_recordset($3::jsonb) AS x(q int, r int[])
        ),
        ${
-         required.length
+         slots > 0
            ? `every_word AS (
-         SELECT i.id, i.agent_words FROM catalog_items i
-         WHERE ${required.map((ord) => `i.agent_words && ARRAY(SELECT token FROM tokens WHERE finds AND ord = ${ord})`).join(' AND ')}
-           AND i.status = 'ON_SALE' AND i.workspace_id = $1
+         SELECT qs.q, i.id, i.agent_words FROM questions qs CROSS JOIN LATERAL (
+           SELECT i.id, i.agent_words FROM catalog_items i
+           WHERE ${Array.from({ length: slots }, (_, k) => `i.agent_words && qs.r${k + 1}`).join(' AND ')}
+             AND i.status = 'ON_SALE' AND i.workspace_id = $1
+         ) i
+         WHERE qs.has_required
        ),`
            : ''
        }
        cand AS (
-         ${required.length ? 'SELECT id, agent_words FROM every_word UNION ALL' : ''}
-         SELECT i.id, i.agent_words FROM catalog_items i
-         WHERE ${required.length ? 'NOT EXISTS (SELECT 1 FROM every_word) AND' : ''}
-           i.agent_words && ARRAY(SELECT token FROM tokens WHERE finds) AND i.status = 'ON_SALE' AND i.workspace_id = $1
+         ${slots > 0 ? 'SELECT q, id, agent_words FROM every_word UNION ALL' : ''}
+         SELECT qs.q, i.id, i.agent_words FROM questions qs CROSS JOIN LATERAL (
+           SELECT i.id, i.agent_words FROM catalog_items i
+           WHERE i.agent_words && qs.any_word AND i.status = 'ON_SALE' AND i.workspace_id = $1
+         ) i
+         ${slots > 0 ? 'WHERE NOT EXISTS (SELECT 1 FROM every_word e WHERE e.q = qs.q)' : ''}
+       ),
+       skus AS (
+         SELECT DISTINCT s.q, s.sku FROM jsonb_to_recordset($4::jsonb) AS s(q int, sku text)
        ),
        all_hits AS (
-         SELECT cand.id, tokens.ord, tokens.field, max(tokens.score) AS score
-         FROM cand CROSS JOIN LATERAL unnest(cand.agent_words) AS w(token) JOIN tokens ON tokens.token = w.token
-         GROUP BY cand.id, tokens.ord, tokens.field
+         SELECT cand.q, cand.id, tokens.ord, tokens.field, max(tokens.score) AS score
+         FROM cand CROSS JOIN LATERAL unnest(cand.agent_words) AS w(token)
+         JOIN tokens ON tokens.q = cand.q AND tokens.token = w.token
+         GROUP BY cand.q, cand.id, tokens.ord, tokens.field
          UNION ALL
-         SELECT i.id, -1, 'sku', 1.0 FROM catalog_items i
-         WHERE i.workspace_id = $1 AND i.status = 'ON_SALE' AND i.agent_sku <> '' AND i.agent_sku = ANY($3::text[])
+         SELECT skus.q, i.id, -1, 'sku', 1.0 FROM skus JOIN catalog_items i
+           ON i.workspace_id = $1 AND i.status = 'ON_SALE' AND i.agent_sku <> '' AND i.agent_sku = skus.sku
        ),
        ranked AS (
-         SELECT id, jsonb_agg(jsonb_build_object('ord', ord, 'field', field, 'score', score)) AS hits, sum(score) AS total
-         FROM all_hits GROUP BY id
-         ORDER BY total DESC, id
-         LIMIT $4
+         SELECT q, id, jsonb_agg(jsonb_build_object('ord', ord, 'field', field, 'score', score) ORDER BY ord, field) AS hits,
+                sum(score) AS total, row_number() OVER (PARTITION BY q ORDER BY sum(score) DESC, id) AS rank
+         FROM all_hits GROUP BY q, id
        )
-       SELECT i.id, i.name, i.price, i.currency, i.description, i.sku, i.category, i.stock, i.images, ranked.hits
+       SELECT ranked.q, i.id, i.name, i.price, i.currency, i.description, i.sku, i.category, i.stock, i.images, ranked.hits
        FROM ranked JOIN catalog_items i ON i.workspace_id = $1 AND i.id = ranked.id
-       ORDER BY ranked.total DESC, i.id`,
-      [JSON.stringify(terms.map((t) => ({ ord: t.ord, t: t.text, v: t.forms }))), [...skus], limit],
+       WHERE ranked.rank <= $5
+       ORDER BY ranked.q, ranked.total DESC, i.id`,
+      [
+        JSON.stringify(
+          asked.flatMap(({ q, question }) => question.terms.map((t) => ({ q, ord: t.ord, t: t.text, v: t.forms }))),
+        ),
+        JSON.stringify(asked.map(({ q }, n) => ({ q, r: required[n] }))),
+        JSON.stringify(asked.flatMap(({ q, question }) => question.skus.map((sku) => ({ q, sku })))),
+        limit,
+      ],
     );
-    return rows.map((r) => ({ ...r, hits: r.hits.map((h) => ({ ...h, score: Number(h.score) })) }));
+    for (const { q, ...row } of rows) {
+      lists[q]!.push({ ...row, hits: row.hits.map((h) => ({ ...h, score: Number(h.score) })) });
+    }
+    return lists;
   }
 }

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { CacheInvalidation, TopicCache } from 'src/core/events/cache-invalidation';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import {
+  type AgentSearchQuestion,
   type AgentSearchRow,
-  type AgentSearchTerm,
   CatalogAgentSearchRepository,
 } from './catalog-agent-search.repository';
 
@@ -34,10 +34,14 @@ export class CatalogAgentSearch {
     return this.onSale.get(getTenantContext().workspaceId, () => this.repository.hasItemsOnSale());
   }
 
-  /** Items matching any of the words or SKUs, best first, each with how it matched. */
-  async search(terms: readonly AgentSearchTerm[], skus: readonly string[], limit = 40): Promise<AgentSearchRow[]> {
-    if (terms.length === 0 && skus.length === 0) return [];
-    if (!(await this.hasItemsOnSale())) return [];
-    return this.repository.search(terms, skus, limit);
+  /**
+   * Items matching any of each question's words or SKUs, best first, each with how it matched: one
+   * list per question, in order, all in one statement (a pipeline group's questions; issue 16 item
+   * 3), each list exactly what the question finds when asked alone.
+   */
+  async searchMany(questions: readonly AgentSearchQuestion[], limit = 40): Promise<AgentSearchRow[][]> {
+    if (questions.every((q) => q.terms.length === 0 && q.skus.length === 0)) return questions.map(() => []);
+    if (!(await this.hasItemsOnSale())) return questions.map(() => []);
+    return this.repository.searchMany(questions, limit);
   }
 }

@@ -6,4 +6,9 @@ export type { CatalogItemResponse } from './dto/catalog-item.dto';
 export { CatalogueModule } from './catalogue.module';
 export { CatalogItemsService } from './catalog-items.service';
 export { CatalogAgentSearch } from './catalog-agent-search.service';
-export type { AgentSearchHit, AgentSearchRow, AgentSearchTerm } from './catalog-agent-search.repository';
+export type {
+  AgentSearchHit,
+  AgentSearchQuestion,
+  AgentSearchRow,
+  AgentSearchTerm,
+} from './catalog-agent-search.repository';

@@ -7,7 +7,13 @@ export {
   type ConversationOpenedHook,
   type OpenedConversation,
 } from './conversation-opened-hooks';
-export { MessagesService, type OutboundReply, type ReplySender } from './messages.service';
+export {
+  MessagesService,
+  type HeldConversation,
+  type OutboundReply,
+  type ReplySender,
+  type ReplyTo,
+} from './messages.service';
 export { ConversationOpener, type OpenConversationInput, type OpenedResult } from './conversation-opener.service';
 export { InboundMessagesService, type AppendedInbound } from './inbound-messages.service';
 export { OutboundRecoveryService } from './outbound/outbound-recovery.service';

@@ -100,48 +100,66 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
   }
 
   /**
-   * A reply (OUTBOUND, PENDING) and its conversation's stamp in ONE statement: the last-message
-   * fields move to it and the conversation's first reply sets `first_response_at` (kept after). The
-   * conversation must exist (the caller holds or just read it).
+   * Replies (OUTBOUND, PENDING) and their conversations' stamps in ONE statement, one reply per
+   * conversation: each conversation's last-message fields move to its reply and its first reply sets
+   * `first_response_at` (kept after). The conversations must exist (the caller holds or just read
+   * them). Answers the stored replies in the order given.
    */
   async insertOutboundAndStamp(
-    values: Pick<
+    replies: readonly (Pick<
       MessageEntity,
       'conversationId' | 'channelId' | 'senderType' | 'senderId' | 'type' | 'text' | 'attachments' | 'buttons'
-    >,
-    preview: string,
-  ): Promise<MessageEntity> {
+    > & { readonly preview: string })[],
+  ): Promise<MessageEntity[]> {
+    if (replies.length === 0) return [];
+    if (new Set(replies.map((r) => r.conversationId)).size !== replies.length) {
+      throw new Error('One reply per conversation in one statement');
+    }
     const rows = await this.queryRows<Record<string, unknown> & { stamped: boolean | null }>(
-      `WITH m AS (
+      `WITH v AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS v(n int, conversation_id uuid, channel_id uuid, sender_type text,
+                sender_id uuid, type text, text text, attachments jsonb, buttons jsonb, preview text)
+       ),
+       m AS (
          INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, sender_id, type,
                                text, attachments, buttons, delivery_status, metadata)
-         VALUES ($1, $2, $3, 'OUTBOUND', $4, $5, $6, $7, $8::jsonb, $9::jsonb, 'PENDING', '{}'::jsonb)
+         SELECT $1, v.conversation_id, v.channel_id, 'OUTBOUND', v.sender_type, v.sender_id, v.type,
+                v.text, v.attachments, v.buttons, 'PENDING', '{}'::jsonb
+           FROM v ORDER BY v.n
          RETURNING *
        ),
        c AS (
          UPDATE conversations cv
-            SET last_message_at = m.created_at, last_message_preview = $10,
+            SET last_message_at = m.created_at, last_message_preview = v.preview,
                 first_response_at = coalesce(cv.first_response_at, m.created_at), updated_at = now()
-           FROM m
+           FROM m JOIN v ON v.conversation_id = m.conversation_id
           WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
-         RETURNING true AS stamped
+         RETURNING cv.id
        )
-       SELECT m.*, (SELECT c.stamped FROM c) AS stamped FROM m`,
+       SELECT m.*, EXISTS (SELECT 1 FROM c WHERE c.id = m.conversation_id) AS stamped FROM m`,
       [
-        values.conversationId,
-        values.channelId,
-        values.senderType,
-        values.senderId,
-        values.type,
-        values.text,
-        JSON.stringify(values.attachments ?? []),
-        values.buttons ? JSON.stringify(values.buttons) : null,
-        preview,
+        JSON.stringify(
+          replies.map((r, n) => ({
+            n,
+            conversation_id: r.conversationId,
+            channel_id: r.channelId,
+            sender_type: r.senderType,
+            sender_id: r.senderId,
+            type: r.type,
+            text: r.text,
+            attachments: r.attachments ?? [],
+            buttons: r.buttons ?? null,
+            preview: r.preview,
+          })),
+        ),
       ],
     );
-    const row = rows[0];
-    if (!row?.stamped) throw new Error(`Conversation ${values.conversationId} not found for its reply`);
-    return this.fromRaw(row);
+    const byConversation = new Map(rows.map((row) => [row.conversation_id as string, row]));
+    return replies.map((r) => {
+      const row = byConversation.get(r.conversationId);
+      if (!row?.stamped) throw new Error(`Conversation ${r.conversationId} not found for its reply`);
+      return this.fromRaw(row);
+    });
   }
 
   async existsByExternalId(channelId: string, externalId: string): Promise<boolean> {

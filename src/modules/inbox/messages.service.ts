@@ -17,6 +17,15 @@ export interface OutboundReply {
   readonly buttons?: readonly MessageButton[];
 }
 
+/** A conversation the caller holds in its transaction (the inbound pipeline's): no re-read. */
+export interface HeldConversation {
+  readonly id: string;
+  readonly channelId: string;
+}
+
+/** A conversation to reply in: by id, or as the caller holds it. */
+export type ReplyTo = string | HeldConversation;
+
 export interface ReplySender {
   readonly type: Exclude<SenderType, 'CONTACT'>;
   readonly id: string | null;
@@ -65,29 +74,46 @@ export class MessagesService {
    * Joins the caller's transaction; the delivery is queued after it commits. The conversation by id,
    * or as the caller already holds it in this transaction (the inbound pipeline's: no re-read).
    */
-  sendReply(
-    to: string | { readonly id: string; readonly channelId: string },
-    reply: OutboundReply,
-    sender: ReplySender,
-  ): Promise<MessageResponse> {
-    const buttons = [...(reply.buttons ?? [])];
-    const type: MessageType = buttons.length ? 'BUTTONS' : reply.imageUrl ? 'IMAGE' : 'TEXT';
+  async sendReply(to: ReplyTo, reply: OutboundReply, sender: ReplySender): Promise<MessageResponse> {
     return this.tx.run(async () => {
       const conversation = typeof to === 'string' ? await this.conversations.getById(to) : to;
-      const values = {
-        conversationId: conversation.id,
-        channelId: conversation.channelId,
-        senderType: sender.type,
-        senderId: sender.id,
-        type,
-        text: reply.text ?? null,
-        attachments: reply.imageUrl ? [{ type: 'image', url: reply.imageUrl }] : [],
-        buttons: buttons.length ? buttons : null,
-      };
-      const message = await this.messages.insertOutboundAndStamp(values, previewOf(values));
+      const [sent] = await this.sendReplies([{ to: conversation, reply, sender }]);
+      return sent!;
+    });
+  }
+
+  /**
+   * `sendReply` for several conversations the caller holds, one reply each, stored (with the
+   * conversations' stamps) by ONE statement: a pipeline group's AI answers (issue 16 item 3). Answers
+   * the stored replies in the order given.
+   */
+  sendReplies(
+    list: readonly { to: HeldConversation; reply: OutboundReply; sender: ReplySender }[],
+  ): Promise<MessageResponse[]> {
+    return this.tx.run(async () => {
+      const values = list.map(({ to, reply, sender }) => {
+        const buttons = [...(reply.buttons ?? [])];
+        const type: MessageType = buttons.length ? 'BUTTONS' : reply.imageUrl ? 'IMAGE' : 'TEXT';
+        const value = {
+          conversationId: to.id,
+          channelId: to.channelId,
+          senderType: sender.type,
+          senderId: sender.id,
+          type,
+          text: reply.text ?? null,
+          attachments: reply.imageUrl ? [{ type: 'image', url: reply.imageUrl }] : [],
+          buttons: buttons.length ? buttons : null,
+        };
+        return { ...value, preview: previewOf(value) };
+      });
+      const messages = await this.messages.insertOutboundAndStamp(values);
       const workspaceId = getTenantContext().workspaceId;
-      await this.tx.afterCommit(() => this.delivery.enqueue(workspaceId, message.id, message.id, 0, conversation.id));
-      return toMessageResponse(message);
+      for (const message of messages) {
+        await this.tx.afterCommit(() =>
+          this.delivery.enqueue(workspaceId, message.id, message.id, 0, message.conversationId),
+        );
+      }
+      return messages.map(toMessageResponse);
     });
   }
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { parseQuestion } from 'src/modules/ai-agents/builtin/question';
+import { CatalogAgentSearch } from 'src/modules/catalogue';
 import { type TestApp, createTestApp } from '../../utils/test-app';
 import { type Session, signupWorkspace } from '../../utils/sessions';
 import { PRODUCTS } from './builtin-catalogue.data';
@@ -120,4 +123,25 @@ describe('built-in AI agent: question set', () => {
     expect(QUESTIONS.length).toBeGreaterThanOrEqual(100);
     expect(rate).toBeGreaterThanOrEqual(REQUIRED_PASS_RATE);
   }, 300_000);
+
+  it('searches the whole question set in one statement, each question finding what it finds alone', async () => {
+    // What a pipeline group does (issue 16 item 3): its questions share one catalogue search. Every
+    // question of the set (and of its histories) gets the same candidates, ranks and hits as alone.
+    const texts = [...QUESTIONS.map((c) => c.q), ...QUESTIONS.flatMap((c) => c.history ?? []).map((h) => h.text)];
+    const questions = texts.map((text) => {
+      const parsed = parseQuestion(text);
+      return { terms: parsed.terms.filter((term) => term.text.length >= 2), skus: parsed.skus };
+    });
+    const search = t.app.get(CatalogAgentSearch);
+    await runAsWorkspace(admin.workspaceId, async () => {
+      const together = await search.searchMany(questions);
+      expect(together).toHaveLength(questions.length);
+      const alone = [];
+      for (const q of questions) alone.push((await search.searchMany([q]))[0]);
+      expect(together.map((rows, i) => `${texts[i]}: ${JSON.stringify(rows)}`)).toEqual(
+        alone.map((rows, i) => `${texts[i]}: ${JSON.stringify(rows)}`),
+      );
+      expect(together.filter((rows) => rows.length > 0).length).toBeGreaterThan(questions.length / 2);
+    });
+  }, 120_000);
 });

@@ -245,4 +245,99 @@ describe('Inbound pipeline: events processed in groups', () => {
       probe.cleanup();
     }
   });
+
+  it('a group of questions gets each its own answer: answered together, no mix-up between conversations or workspaces', async () => {
+    const { admin, channel } = await setup();
+    // Another workspace with the same products at other prices, asking at the same time.
+    const other = await setup();
+    const shop = (prices: [number, number, number]) =>
+      ['Aurora Kettle', 'Nimbus Toaster', 'Orbit Lamp'].map((name, i) => ({ name, price: prices[i], currency: 'USD' }));
+    for (const [session, prices] of [
+      [admin, [11, 22, 33]],
+      [other.admin, [91, 92, 93]],
+    ] as const) {
+      for (const item of shop([...prices])) await t.http.post('/catalog').set(session.headers).send(item).expect(201);
+      await t.http.post('/ai-agents').set(session.headers).send({ name: 'Shop bot', provider: 'BUILTIN' }).expect(201);
+    }
+    const probe = instrument(admin.workspaceId);
+    try {
+      await probe.hold(channel);
+      const otherEvent = (
+        await postCustom(t, other.channel, { senderId: 'q-z', text: 'how much is the aurora kettle?' }).expect(200)
+      ).body.eventId as string;
+      const ids = await probe.send(channel, [
+        { senderId: 'q-a', text: 'how much is the aurora kettle?' },
+        { senderId: 'q-b', text: 'how much is the nimbus toaster?' },
+        { senderId: 'q-c', text: 'price of the orbit lamp?' },
+        { senderId: 'q-a', text: 'and the orbit lamp?' },
+      ]);
+      probe.release();
+      for (const id of ids) await eventReaches(t, admin, channel.id, id);
+      await eventReaches(t, other.admin, other.channel.id, otherEvent);
+
+      /** The sender's conversation as "in: text" / "AI: text", in order. */
+      const thread = async (channelId: string, senderId: string): Promise<string[]> =>
+        (
+          await sql<{ direction: string; text: string }>(
+            t,
+            `SELECT m.direction, m.text FROM messages m
+               JOIN conversations c ON c.id = m.conversation_id
+               JOIN contact_identities i ON i.contact_id = c.contact_id AND i.channel_id::text = c.channel_id::text
+              WHERE c.channel_id = $1::uuid AND i.external_id = $2 ORDER BY m.seq`,
+            [channelId, senderId],
+          )
+        ).map((m) => `${m.direction === 'INBOUND' ? 'in' : 'AI'}: ${m.text}`);
+      expect(await thread(channel.id, 'q-a')).toEqual([
+        'in: how much is the aurora kettle?',
+        expect.stringMatching(/^AI: .*Aurora Kettle.*11 USD/),
+        'in: and the orbit lamp?',
+        expect.stringMatching(/^AI: .*Orbit Lamp.*33 USD/),
+      ]);
+      expect(await thread(channel.id, 'q-b')).toEqual([
+        'in: how much is the nimbus toaster?',
+        expect.stringMatching(/^AI: .*Nimbus Toaster.*22 USD/),
+      ]);
+      expect(await thread(channel.id, 'q-c')).toEqual([
+        'in: price of the orbit lamp?',
+        expect.stringMatching(/^AI: .*Orbit Lamp.*33 USD/),
+      ]);
+      expect(await thread(other.channel.id, 'q-z')).toEqual([
+        'in: how much is the aurora kettle?',
+        expect.stringMatching(/^AI: .*Aurora Kettle.*91 USD/),
+      ]);
+      // Each conversation's last message is its last answer; the answers are sent once each.
+      const [stamps] = await sql<{ wrong: number }>(
+        t,
+        `SELECT count(*)::int AS wrong FROM conversations c
+          WHERE c.channel_id = $1 AND c.last_message_preview NOT LIKE '%USD%'
+            AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.sender_type = 'AI' AND m.text LIKE '%USD%')`,
+        [channel.id],
+      );
+      expect(stamps!.wrong).toBe(0);
+      await eventually(async () => {
+        const sent = mock.requests.filter((r) => r.raw.includes(' USD'));
+        expect(sent.length).toBe(5);
+      });
+      if (!embedded) {
+        // The group answered its questions together, after each round: the first round's three
+        // questions were all stored before any of their answers (one event per transaction would
+        // have interleaved them), and q-a's second question after the first round's answers.
+        const order = (
+          await sql<{ text: string }>(
+            t,
+            `SELECT m.text FROM messages m WHERE m.channel_id = $1 AND m.text NOT LIKE 'hold%'
+                AND (m.sender_type = 'CONTACT' OR m.text LIKE '%USD%') ORDER BY m.seq`,
+            [channel.id],
+          )
+        ).map((m) => (m.text.includes('USD') ? 'answer' : m.text));
+        expect(order.slice(0, 3).sort()).toEqual(
+          ['how much is the aurora kettle?', 'how much is the nimbus toaster?', 'price of the orbit lamp?'].sort(),
+        );
+        expect(order.slice(3)).toEqual(['answer', 'answer', 'answer', 'and the orbit lamp?', 'answer']);
+      }
+    } finally {
+      probe.release();
+      probe.cleanup();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type AgentSearchRow, CatalogAgentSearch, formatPriceDisplay } from 'src/modules/catalogue';
-import { MAX_ANSWER_ITEMS, chooseItems } from './builtin-matcher';
+import { MAX_ANSWER_ITEMS, type MatchResult, chooseItems } from './builtin-matcher';
 import { type Intent, type LanguagePack, normalizeText } from './language';
 import { type ParsedQuestion, parseQuestion } from './question';
 
@@ -46,11 +46,35 @@ export class BuiltinAgent {
   constructor(private readonly catalogue: CatalogAgentSearch) {}
 
   async answer(question: AgentQuestion): Promise<AgentAnswer> {
-    const parsed = parseQuestion(question.message);
-    const keyword = handoffKeyword(question.message, question.handoffKeywords);
-    if (keyword) return handoff(`handoff keyword "${keyword}"`);
-    if (!question.useCatalog) return handoff('the agent does not use the catalogue');
-    let rows = await this.findItems(parsed);
+    const [answer] = await this.answerMany([question]);
+    return answer!;
+  }
+
+  /**
+   * Several questions (a pipeline group's, issue 16 item 3): the catalogue searched once for all of
+   * them, each answered exactly as `answer` would alone. A question that names no product and needs
+   * the customer's earlier messages searches for those on its own (rare).
+   */
+  async answerMany(questions: readonly AgentQuestion[]): Promise<AgentAnswer[]> {
+    const parsed = questions.map((q) => parseQuestion(q.message));
+    const early = questions.map((question): AgentAnswer | null => {
+      const keyword = handoffKeyword(question.message, question.handoffKeywords);
+      if (keyword) return handoff(`handoff keyword "${keyword}"`);
+      if (!question.useCatalog) return handoff('the agent does not use the catalogue');
+      return null;
+    });
+    const searched = parsed.filter((_, i) => early[i] === null);
+    const found = await this.findItemsMany(searched);
+    const answers: AgentAnswer[] = [];
+    for (const [i, question] of questions.entries()) {
+      answers.push(early[i] ?? (await this.answerFrom(question, parsed[i]!, found.shift()!)));
+    }
+    return answers;
+  }
+
+  /** The answer to a question whose own search found `rows` (earlier messages searched when it names nothing). */
+  private async answerFrom(question: AgentQuestion, parsed: ParsedQuestion, found: MatchResult): Promise<AgentAnswer> {
+    let rows = found;
     if (rows.items.length === 0 && (parsed.terms.every((t) => t.optional) || parsed.smallTalk)) {
       // "how much is it?": the product named in the customer's previous messages.
       const earlier = question.previousCustomerMessages;
@@ -78,12 +102,24 @@ export class BuiltinAgent {
   }
 
   /** The catalogue items a question is about (used by the LLM path to give it context). */
-  async findItems(parsed: ParsedQuestion): Promise<{ items: AgentSearchRow[]; reason: string | null }> {
-    const searchable = parsed.terms.filter((t) => t.text.length >= 2);
-    if (searchable.length === 0 && parsed.skus.length === 0)
-      return { items: [], reason: 'the question names no product' };
-    const rows = await this.catalogue.search(searchable, parsed.skus, CANDIDATES);
-    return chooseItems(parsed, rows);
+  async findItems(parsed: ParsedQuestion): Promise<MatchResult> {
+    const [found] = await this.findItemsMany([parsed]);
+    return found!;
+  }
+
+  /** `findItems` for several questions, with one catalogue search for all of them. */
+  private async findItemsMany(list: readonly ParsedQuestion[]): Promise<MatchResult[]> {
+    const searchable = list.map((parsed) => ({
+      terms: parsed.terms.filter((t) => t.text.length >= 2),
+      skus: parsed.skus,
+    }));
+    const asked = searchable.filter((q) => q.terms.length > 0 || q.skus.length > 0);
+    const rows = asked.length ? await this.catalogue.searchMany(asked, CANDIDATES) : [];
+    return list.map((parsed, i) => {
+      const q = searchable[i]!;
+      if (q.terms.length === 0 && q.skus.length === 0) return { items: [], reason: 'the question names no product' };
+      return chooseItems(parsed, rows.shift()!);
+    });
   }
 }
 

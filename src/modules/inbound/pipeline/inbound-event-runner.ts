@@ -30,8 +30,9 @@ interface ReadyEvent {
  *    are stored in arrival order even when several workers hold several of them; on PostgreSQL
  *    that transaction commits without waiting for the WAL flush (`markProcessed`, issue 16);
  * 4. several events of one workspace (InboundEventBatcher, `runBatch`): ONE transaction for the
- *    group — every sender's lock taken in one fixed order, the events processed in arrival order,
- *    all marked PROCESSED in one statement. A sender with an older unprocessed event outside the
+ *    group — every sender's lock taken in one fixed order, the events processed in rounds (each
+ *    sender's first event in arrival order, then each sender's second, …; deferred writes such as
+ *    the AI replies are written between rounds), all marked PROCESSED in one statement. A sender with an older unprocessed event outside the
  *    group goes through step 3 after the group commits (that path drains the backlog in order); if
  *    anything in the group throws, the whole group rolls back and every event goes through step 3;
  * 5. a failure in step 3 rolls that event back, records the error and schedules a retry with
@@ -92,7 +93,8 @@ export class InboundEventRunner {
 
   /**
    * Inside the group's transaction: locks every sender (one statement, fixed order), processes the
-   * events of the senders whose unprocessed events are exactly the ones held here, in arrival order,
+   * events of the senders whose unprocessed events are exactly the ones held here, in rounds (each
+   * sender's events in arrival order),
    * and marks them PROCESSED in one statement. Returns the events left for the one-by-one path.
    */
   private async processTogether(group: readonly ReadyEvent[]): Promise<ReadyEvent[]> {
@@ -122,9 +124,14 @@ export class InboundEventRunner {
     }
     now.sort((a, b) => compareSeq(a.event, b.event));
     const processed: { id: string; outcome: InboundEventOutcome; messageId: string | null }[] = [];
-    for (const { ready, event } of now) {
-      const result = await this.processor.process(event, ready.connection, ready.profile);
-      processed.push({ id: event.id, outcome: result.outcome, messageId: result.messageId });
+    for (const round of inRounds(now, (n) => senderOf(n.event))) {
+      // What the previous round deferred (its AI replies, outbox rows) is written before a sender's
+      // next message is stored, so a conversation reads as it would one event per transaction.
+      if (processed.length > 0) await this.tx.flushPending();
+      for (const { ready, event } of round) {
+        const result = await this.processor.process(event, ready.connection, ready.profile);
+        processed.push({ id: event.id, outcome: result.outcome, messageId: result.messageId });
+      }
     }
     await this.events.markProcessedMany(processed);
     return deferred;
@@ -173,6 +180,22 @@ export class InboundEventRunner {
       this.logger.error({ err: bookkeeping, eventId: event.id }, 'Could not record an inbound failure');
     }
   }
+}
+
+/**
+ * Events in arrival order split into rounds: the first event of each sender, then the second of each,
+ * and so on — each round has at most one event per sender, each sender's events keep their order.
+ */
+function inRounds<T>(list: readonly T[], senderKey: (item: T) => string): T[][] {
+  const rounds: T[][] = [];
+  const seen = new Map<string, number>();
+  for (const item of list) {
+    const key = senderKey(item);
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    (rounds[n] ??= []).push(item);
+  }
+  return rounds;
 }
 
 /** The sender's lock key within the workspace (channel + sender). */
