@@ -14,6 +14,8 @@
  *   PROBE_NODE_ARGS="--v8-pool-size=1" PROBE_ENV='{"MALLOC_ARENA_MAX":"2"}' node bench/probes/…
  *   PROBE_INSIDE=1 node bench/probes/…   # + the in-process breakdown (adds the probe's own few MB)
  *   PROBE_IDLE_ONLY=1 node bench/probes/… # only the first start's idle figures
+ *   PROBE_GDB=1 node bench/probes/…       # + glibc's malloc thresholds at each step (gdb, libc6-dbg)
+ *   PROBE_LOGINS=4 PROBE_IDLE_ONLY=1 …     # + RSS after each of 4 more logins (scrypt's 16 MB each)
  */
 const root = process.argv[2];
 if (!root) {
@@ -108,6 +110,35 @@ function smaps(pid) {
   return groups;
 }
 
+/**
+ * glibc's malloc parameters in the service (PROBE_GDB=1; needs gdb and glibc's debug symbols): the
+ * dynamic mmap threshold rises to the size of the largest mmapped block freed (up to 32 MB), after
+ * which every allocation below it comes from the arenas, which keep it when it is freed.
+ */
+function mallocParams(pid) {
+  if (!process.env.PROBE_GDB) return undefined;
+  try {
+    const { execFileSync } = require('node:child_process');
+    const text = execFileSync(
+      'gdb',
+      ['-p', String(pid), '-batch', '-ex', 'p mp_.mmap_threshold', '-ex', 'p mp_.trim_threshold', '-ex', 'p mp_.n_mmaps'],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const [mmapThreshold, trimThreshold, mmaps] = text.split('\n').filter((l) => l.startsWith('$')).map((l) => Number(l.split('= ')[1]));
+    return { mmapThreshold, trimThreshold, mmaps };
+  } catch (error) {
+    return { error: String(error).slice(0, 100) };
+  }
+}
+
+/**
+ * gdb stops the service for a few seconds: its keep-alive timers then close the client's idle
+ * connections, so the next request waits until they have (a reused, closing socket fails it).
+ */
+async function settleAfterGdb() {
+  if (process.env.PROBE_GDB) await new Promise((r) => setTimeout(r, 6000));
+}
+
 const INSIDE = `
 const { writeFileSync } = require('node:fs');
 const memories = [];
@@ -151,6 +182,16 @@ setInterval(() => {
       await new Promise((r) => setTimeout(r, 3000));
       out.idle = Math.round(status(pid, 'VmRSS'));
       out.idleSmaps = smaps(pid);
+      out.idleMalloc = mallocParams(pid);
+      await settleAfterGdb();
+      if (process.env.PROBE_LOGINS) {
+        out.afterLogins = [];
+        for (let i = 0; i < Number(process.env.PROBE_LOGINS); i++) {
+          await S.call(svc.base, 'POST', '/auth/login', {}, { email: 'admin@example.com', password: S.ADMIN_PASSWORD });
+          out.afterLogins.push(Math.round(status(pid, 'VmRSS')));
+        }
+        out.afterLoginsSmaps = smaps(pid);
+      }
       if (process.env.PROBE_IDLE_ONLY) {
         console.log(JSON.stringify(out));
         return;
@@ -171,6 +212,8 @@ setInterval(() => {
       out.feedMedianMs = feedWall.slice(1).sort((a, b) => a - b)[4];
       out.afterFeed = Math.round(status(pid, 'VmRSS'));
       out.afterFeedSmaps = smaps(pid);
+      out.afterFeedMalloc = mallocParams(pid);
+      await settleAfterGdb();
       const csv = csvText(rows);
       const form = new FormData();
       form.append('file', new Blob([csv], { type: 'text/csv' }), 'bench.csv');
@@ -181,6 +224,8 @@ setInterval(() => {
       out.previewPeak = Math.round(status(pid, 'VmHWM'));
       out.commitStart = Math.round(status(pid, 'VmRSS'));
       out.commitStartSmaps = smaps(pid);
+      out.commitStartMalloc = mallocParams(pid);
+      await settleAfterGdb();
       writeFileSync(`/proc/${pid}/clear_refs`, '5');
       let best = { rss: 0 };
       let inside = null;
@@ -205,6 +250,7 @@ setInterval(() => {
       clearInterval(sampler);
       out.commitPeak = Math.round(status(pid, 'VmHWM'));
       out.atSampledPeak = best;
+      out.afterCommitMalloc = mallocParams(pid);
       if (inside) out.insideAtSampledPeak = inside;
       out.created = answer.created;
       out.errors = answer.errorCount;

@@ -5,10 +5,13 @@ import { setFlagsFromString } from 'node:v8';
  * §13: a 100,000-row CSV import under 300 MB resident). There PGlite lives in the service process, so
  * its memory and V8's add up. Measured (docs/performance.md, "Session 22: embedded memory"):
  *
- * - `--heap-growing-percent=50`: after each full collection V8 lets the old generation grow to the live
- *   size × 1.5 before the next one, instead of up to ×4. The service's live heap stays ≈ 55–60 MB during a
+ * - `--heap-growing-percent=30`: after each full collection V8 lets the old generation grow to the live
+ *   size × 1.3 before the next one, instead of up to ×4. The service's live heap stays ≈ 55–60 MB during a
  *   CSV commit, but its old generation reached 100–170 MB of garbage between two collections (the CSV
- *   reader's strings, each batch's JSON, protocol buffers).
+ *   reader's strings, each batch's JSON, protocol buffers). The dead Buffers among that garbage hold
+ *   malloc memory until the collection that finds them, and glibc keeps what they held: 50 → 30 took
+ *   the 100,000-row commit's peak 308 → 291 MB (main arena 61 → 49 MB) at the same CPU in session 25
+ *   (docs/performance.md, "Session 25: embedded CSV memory"; 50 since session 22).
  * - `--semi-space-growth-factor=1`: the young generation keeps its initial size (1 MB semi-spaces)
  *   instead of doubling up to 2 × 16 MB, which it does within the first requests and never gives back.
  *
@@ -17,7 +20,7 @@ import { setFlagsFromString } from 'node:v8';
  * `--max-semi-space-size` or `MALLOC_ARENA_MAX`, which must be on the command line or in the environment.
  * A flag the operator gave (`node --heap-growing-percent=…`, `NODE_OPTIONS`) is left as given.
  */
-export const EMBEDDED_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=50', '--semi-space-growth-factor=1'];
+export const EMBEDDED_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=30', '--semi-space-growth-factor=1'];
 
 /** The flags of `EMBEDDED_HEAP_FLAGS` that neither the command line nor NODE_OPTIONS set already. */
 export function embeddedHeapFlagsToSet(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
