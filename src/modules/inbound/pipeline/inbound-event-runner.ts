@@ -31,7 +31,8 @@ interface ReadyEvent {
  *    that transaction commits without waiting for the WAL flush (`markProcessed`, issue 16);
  * 4. several events of one workspace (InboundEventBatcher, `runBatch`): ONE transaction for the
  *    group — every sender's lock taken in one fixed order, the events processed in arrival order,
- *    all marked PROCESSED in one statement. A sender with an older unprocessed event outside the
+ *    all marked PROCESSED in one statement; the senders' contacts and open conversations are read
+ *    once for the group (InboundProcessor.lookUpSenders, KnownSenders). A sender with an older unprocessed event outside the
  *    group goes through step 3 after the group commits (that path drains the backlog in order); if
  *    anything in the group throws, the whole group rolls back and every event goes through step 3;
  * 5. a failure in step 3 rolls that event back, records the error and schedules a retry with
@@ -121,9 +122,13 @@ export class InboundEventRunner {
       else deferred.push(...held);
     }
     now.sort((a, b) => compareSeq(a.event, b.event));
+    // Under the locks, before any event runs: the senders' contacts and open conversations, read once.
+    const senders = await this.processor.lookUpSenders(
+      now.map(({ ready, event }) => ({ event, connection: ready.connection })),
+    );
     const processed: { id: string; outcome: InboundEventOutcome; messageId: string | null }[] = [];
     for (const { ready, event } of now) {
-      const result = await this.processor.process(event, ready.connection, ready.profile);
+      const result = await this.processor.process(event, ready.connection, ready.profile, senders);
       processed.push({ id: event.id, outcome: result.outcome, messageId: result.messageId });
     }
     await this.events.markProcessedMany(processed);
