@@ -41,6 +41,30 @@ export interface ContactProfileInput {
   readonly phone?: string | null;
 }
 
+/** A contact found by its channel identity ahead of processing (ContactsService.findByIdentities). */
+export interface KnownContact {
+  readonly id: string;
+  readonly name: string | null;
+}
+
+/**
+ * The identity as stored (type upper case, ids trimmed), and so as the unique key compares it; the
+ * parts are empty when missing.
+ */
+function normalizeIdentity(identity: ContactIdentityInput): IdentityKey {
+  return {
+    channelType: identity.channelType.trim().toUpperCase(),
+    channelId: identity.channelId.trim(),
+    externalId: identity.externalId.trim(),
+  };
+}
+
+/** One string per stored identity: the key of the map ContactsService.findByIdentities returns. */
+export function contactIdentityKey(identity: ContactIdentityInput): string {
+  const k = normalizeIdentity(identity);
+  return JSON.stringify([k.channelType, k.channelId, k.externalId]);
+}
+
 export interface ResolvedContactResult {
   readonly contact: ContactResponse;
   readonly created: boolean;
@@ -173,11 +197,7 @@ export class ContactsService {
     identity: { channelType: string; channelId: string; externalId: string },
     profile: { name?: string | null; avatarUrl?: string | null; email?: string | null; phone?: string | null },
   ): Promise<{ contact: ContactResponse; created: boolean }> {
-    const key: IdentityKey = {
-      channelType: identity.channelType.trim().toUpperCase(),
-      channelId: identity.channelId.trim(),
-      externalId: identity.externalId.trim(),
-    };
+    const key = normalizeIdentity(identity);
     if (!key.channelType || !key.channelId || !key.externalId) {
       throw AppException.validation('A channel identity needs channelType, channelId and externalId');
     }
@@ -197,6 +217,20 @@ export class ContactsService {
     const contact = toContactResponse(resolved.contact, company, resolved.identities);
     if (resolved.created) await this.publish(getTenantContext().workspaceId, 'contact.created', contact);
     return { contact, created: resolved.created };
+  }
+
+  /**
+   * The inbound pipeline's look-up for a group of events (read only, one statement): the contacts
+   * already holding these channel identities, keyed by `contactIdentityKey`. An identity nobody holds
+   * is absent (`resolveByIdentity` creates its contact).
+   */
+  async findByIdentities(identities: readonly ContactIdentityInput[]): Promise<Map<string, KnownContact>> {
+    const keys = identities.map(normalizeIdentity).filter((k) => k.channelType && k.channelId && k.externalId);
+    const found = new Map<string, KnownContact>();
+    for (const row of await this.contacts.findByIdentities(keys)) {
+      found.set(contactIdentityKey(row.key), { id: row.id, name: row.name });
+    }
+    return found;
   }
 
   /** Written with the surrounding transaction (if any); listeners run after it commits. */

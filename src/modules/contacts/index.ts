@@ -2,7 +2,9 @@
 export { ContactsModule } from './contacts.module';
 export {
   ContactsService,
+  contactIdentityKey,
   type ContactIdentityInput,
+  type KnownContact,
   type ContactProfileInput,
   type ResolvedContactResult,
 } from './contacts.service';

@@ -238,6 +238,30 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     return rows[0] ? this.fromRaw(rows[0]) : null;
   }
 
+  /**
+   * For each (channel, contact): the newest conversation that is not RESOLVED, read only — the
+   * inbound pipeline's look-up for a group of events; the message store locks and re-checks it
+   * (MessagesRepository.insertInboundIfOpen). One index probe per pair.
+   */
+  async findOpenIds(
+    pairs: readonly { channelId: string; contactId: string }[],
+  ): Promise<{ channelId: string; contactId: string; id: string }[]> {
+    if (pairs.length === 0) return [];
+    const rows = await this.queryRows<{ channel_id: string; contact_id: string; id: string }>(
+      `SELECT k.channel_id, k.contact_id, o.id
+         FROM unnest($2::uuid[], $3::uuid[]) AS k(channel_id, contact_id)
+         CROSS JOIN LATERAL (
+           SELECT cv.id FROM conversations cv
+            WHERE cv.workspace_id = $1 AND cv.channel_id = k.channel_id AND cv.contact_id = k.contact_id
+              AND cv.status <> 'RESOLVED'
+            ORDER BY cv.created_at DESC, cv.id DESC
+            LIMIT 1
+         ) o`,
+      [pairs.map((p) => p.channelId), pairs.map((p) => p.contactId)],
+    );
+    return rows.map((r) => ({ channelId: r.channel_id, contactId: r.contact_id, id: r.id }));
+  }
+
   /** A conversation from its whole row as JSON (`to_jsonb(conversations.*)`, snake_case keys). */
   hydrate(row: Record<string, unknown>): ConversationEntity {
     return this.fromRaw(row);

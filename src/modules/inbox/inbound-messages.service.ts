@@ -4,7 +4,7 @@ import type { ConversationEntity } from './conversation.entity';
 import { ConversationsRepository } from './conversations.repository';
 import type { ConversationResponse, MessageResponse } from './dto/conversation.dto';
 import { previewOf, toConversationResponse, toMessageResponse } from './inbox.mapper';
-import { MessagesRepository } from './messages.repository';
+import { type InboundMessageValues, MessagesRepository, type StoredInbound } from './messages.repository';
 
 /** A customer message stored in its conversation, as the pipeline stages see both. */
 export interface AppendedInbound {
@@ -44,19 +44,7 @@ export class InboundMessagesService {
     message: InboundMessage,
     contactName: string | null,
   ): Promise<AppendedInbound | null> {
-    const values = {
-      conversationId: conversation.id,
-      channelId,
-      type: message.type,
-      text: message.text,
-      attachments: message.attachments,
-      postbackPayload: message.postbackPayload,
-      externalId: message.externalId,
-      metadata: {
-        ...(message.sentAt ? { platformSentAt: message.sentAt.toISOString() } : {}),
-        ...(message.referral ? { referral: message.referral } : {}),
-      },
-    };
+    const values = inboundValues(conversation.id, channelId, message);
     const preview = previewOf(values);
     if (!created) {
       const stored = await this.messages.insertInboundAndTouch(values, preview);
@@ -77,7 +65,38 @@ export class InboundMessagesService {
     // A conversation this transaction opened: its opened hooks (SLA due times) wrote to the row, so
     // the statement answers the whole row as updated (one statement, not an insert and a re-read).
     const stored = await this.messages.insertInboundAndTouch(values, preview, { conversationRow: true });
-    if (!stored) return null;
+    return stored && this.withRow(stored, contactName);
+  }
+
+  /**
+   * For each (channel, contact): the id of its conversation that is not RESOLVED, read only, keyed
+   * `channelId:contactId` — the pipeline reads them once for a group of events, then stores each
+   * message with `appendToOpen`.
+   */
+  async openConversationIds(pairs: readonly { channelId: string; contactId: string }[]): Promise<Map<string, string>> {
+    const rows = await this.conversations.findOpenIds(pairs);
+    return new Map(rows.map((r) => [`${r.channelId}:${r.contactId}`, r.id]));
+  }
+
+  /**
+   * `appendInbound` for a conversation read earlier without a lock (`openConversationIds`): one
+   * statement locks it, checks that it is still not RESOLVED and stores the message — 'not-open'
+   * when it was resolved meanwhile (nothing stored: the caller opens one as usual). Null for a
+   * redelivery. The response is built from the conversation's row as updated, so whatever changed it
+   * since it was read is seen.
+   */
+  async appendToOpen(
+    conversationId: string,
+    channelId: string,
+    message: InboundMessage,
+    contactName: string | null,
+  ): Promise<AppendedInbound | 'not-open' | null> {
+    const values = inboundValues(conversationId, channelId, message);
+    const stored = await this.messages.insertInboundIfOpen(values, previewOf(values));
+    return stored === 'not-open' ? stored : stored && this.withRow(stored, contactName);
+  }
+
+  private withRow(stored: StoredInbound, contactName: string | null): AppendedInbound {
     const updated = this.conversations.hydrate(stored.conversationRow!);
     return { conversation: toConversationResponse(updated, contactName), message: toMessageResponse(stored.message) };
   }
@@ -91,4 +110,20 @@ export class InboundMessagesService {
   ): Promise<string | null> {
     return this.messages.applyDeliveryUpdate(channelId, externalMessageId, update, error);
   }
+}
+
+function inboundValues(conversationId: string, channelId: string, message: InboundMessage): InboundMessageValues {
+  return {
+    conversationId,
+    channelId,
+    type: message.type,
+    text: message.text,
+    attachments: message.attachments,
+    postbackPayload: message.postbackPayload,
+    externalId: message.externalId,
+    metadata: {
+      ...(message.sentAt ? { platformSentAt: message.sentAt.toISOString() } : {}),
+      ...(message.referral ? { referral: message.referral } : {}),
+    },
+  };
 }

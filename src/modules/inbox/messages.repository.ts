@@ -20,6 +20,20 @@ export interface ClaimedDelivery {
   readonly to: { readonly channelId: string; readonly recipientId: string } | null;
 }
 
+/** A customer message as the pipeline stores it. */
+export type InboundMessageValues = Pick<
+  MessageEntity,
+  'conversationId' | 'channelId' | 'type' | 'text' | 'attachments' | 'postbackPayload' | 'externalId' | 'metadata'
+>;
+
+/** A stored customer message and its conversation after the touch. */
+export interface StoredInbound {
+  readonly message: MessageEntity;
+  readonly conversationUpdatedAt: Date;
+  /** With `conversationRow`: the conversation's whole row after the update, as JSON (snake_case keys). */
+  readonly conversationRow?: Record<string, unknown>;
+}
+
 /** How long a delivery attempt owns a message before another job may take it (a crashed sender). */
 const DELIVERY_LEASE_SECONDS = 120;
 
@@ -38,28 +52,54 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
    * conversation: what its opened hooks wrote too).
    */
   async insertInboundAndTouch(
-    values: Pick<
-      MessageEntity,
-      'conversationId' | 'channelId' | 'type' | 'text' | 'attachments' | 'postbackPayload' | 'externalId' | 'metadata'
-    >,
+    values: InboundMessageValues,
     preview: string,
     options: { readonly conversationRow?: boolean } = {},
-  ): Promise<{
-    message: MessageEntity;
-    conversationUpdatedAt: Date;
-    /** With `conversationRow`: the conversation's whole row after the update, as JSON (snake_case keys). */
-    conversationRow?: Record<string, unknown>;
-  } | null> {
+  ): Promise<StoredInbound | null> {
+    const row = await this.storeInbound(values, preview, { conversationRow: options.conversationRow ?? false });
+    return row === 'not-open' ? null : row;
+  }
+
+  /**
+   * The store step for a conversation known by id but not locked (the pipeline read it before its
+   * group's events ran): in the same ONE statement, the conversation's row is locked and the message
+   * stored only if the conversation is still not RESOLVED — 'not-open' otherwise (nothing changes).
+   * Null for a redelivery. The conversation's whole row as updated comes back (whatever changed it
+   * since it was read).
+   */
+  insertInboundIfOpen(values: InboundMessageValues, preview: string): Promise<StoredInbound | 'not-open' | null> {
+    return this.storeInbound(values, preview, { conversationRow: true, onlyIfOpen: true });
+  }
+
+  private async storeInbound(
+    values: InboundMessageValues,
+    preview: string,
+    options: { readonly conversationRow: boolean; readonly onlyIfOpen?: boolean },
+  ): Promise<StoredInbound | 'not-open' | null> {
+    const guard = options.onlyIfOpen === true;
+    // Typed parameters: the row is a SELECT's when it depends on the guard (no column types inferred there).
+    const row = `$1::uuid, ${guard ? 'o.id' : '$2::uuid'}, $3::uuid, 'INBOUND', 'CONTACT', $4::text, $5::text,
+                 $6::jsonb, $7::text, $8::text, 'RECEIVED', $9::jsonb`;
     const rows = await this.queryRows<
       Record<string, unknown> & {
+        open?: boolean;
         conversation_updated_at: Date | null;
         conversation_row?: Record<string, unknown> | null;
       }
     >(
-      `WITH m AS (
+      `WITH ${
+        guard
+          ? `o AS (
+         SELECT cv.id FROM conversations cv
+          WHERE cv.workspace_id = $1 AND cv.id = $2::uuid AND cv.status <> 'RESOLVED'
+          FOR UPDATE
+       ),
+       `
+          : ''
+      }m AS (
          INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text,
                                attachments, postback_payload, external_id, delivery_status, metadata)
-         VALUES ($1, $2, $3, 'INBOUND', 'CONTACT', $4, $5, $6::jsonb, $7, $8, 'RECEIVED', $9::jsonb)
+         ${guard ? `SELECT ${row} FROM o` : `VALUES (${row})`}
          ON CONFLICT DO NOTHING
          RETURNING *
        ),
@@ -73,7 +113,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
        )
        SELECT m.*, (SELECT c.updated_at FROM c) AS conversation_updated_at${
          options.conversationRow ? ', (SELECT c.row FROM c) AS conversation_row' : ''
-       } FROM m`,
+       }${guard ? ', EXISTS (SELECT 1 FROM o) AS open FROM (SELECT 1) AS one LEFT JOIN m ON true' : ' FROM m'}`,
       [
         values.conversationId,
         values.channelId,
@@ -86,15 +126,16 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
         preview,
       ],
     );
-    const row = rows[0];
-    if (!row) return null;
+    const found = rows[0];
+    if (guard && found?.open === false) return 'not-open';
+    if (!found || found.id === null || found.id === undefined) return null;
     // The caller holds the conversation's row: an insert without it would be a bug, never a redelivery.
-    if (!row.conversation_updated_at)
+    if (!found.conversation_updated_at)
       throw new Error(`Conversation ${values.conversationId} not found for its message`);
-    const { conversation_row: conversationRow, ...message } = row;
+    const { conversation_row: conversationRow, open: _open, ...message } = found;
     return {
       message: this.fromRaw(message),
-      conversationUpdatedAt: new Date(row.conversation_updated_at),
+      conversationUpdatedAt: new Date(found.conversation_updated_at),
       ...(conversationRow ? { conversationRow } : {}),
     };
   }

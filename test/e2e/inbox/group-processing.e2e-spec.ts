@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { JobName } from 'src/core/queue/job-names';
 import { JobQueueService } from 'src/core/queue/job-queue.service';
+import { ContactsService } from 'src/modules/contacts';
 import { InboundPipeline } from 'src/modules/inbound';
 import { InboundEventBatcher } from 'src/modules/inbound/pipeline/inbound-event-batcher';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
@@ -131,6 +132,115 @@ describe('Inbound pipeline: events processed in groups', () => {
     return rows.map((r) => r.text);
   }
 
+  /** The sender's conversations on the channel, oldest first: status and inbound texts. */
+  async function conversationsOf(channelId: string, senderId: string): Promise<{ status: string; texts: string[] }[]> {
+    return sql<{ status: string; texts: string[] }>(
+      t,
+      `SELECT c.status, array_remove(array_agg(m.text ORDER BY m.seq), NULL) AS texts
+         FROM conversations c
+         JOIN contact_identities i ON i.contact_id = c.contact_id AND i.channel_id = c.channel_id::text
+         LEFT JOIN messages m ON m.conversation_id = c.id AND m.direction = 'INBOUND'
+        WHERE c.channel_id = $1::uuid AND i.external_id = $2
+        GROUP BY c.id, c.status, c.created_at ORDER BY c.created_at, c.id`,
+      [channelId, senderId],
+    );
+  }
+
+  async function contactsOf(channelId: string, senderId: string): Promise<number> {
+    const [row] = await sql<{ n: number }>(
+      t,
+      `SELECT count(*)::int AS n FROM contact_identities WHERE channel_id = $1 AND external_id = $2`,
+      [channelId, senderId],
+    );
+    return row!.n;
+  }
+
+  /** One message per sender, processed before the test's group: contacts with an open conversation each. */
+  async function knownSenders(admin: Session, channel: CustomChannel, senderIds: string[]): Promise<void> {
+    for (const senderId of senderIds) {
+      const res = await postCustom(t, channel, { senderId, text: `${senderId}-0` }).expect(200);
+      await eventReaches(t, admin, channel.id, res.body.eventId as string);
+    }
+  }
+
+  it('a group reads its known senders once; what an earlier event of the group changes is seen by the later ones', async () => {
+    const { admin, channel } = await setup();
+    await knownSenders(admin, channel, ['k1', 'k2']);
+    const [k2Conversation] = await sql<{ id: string }>(
+      t,
+      `SELECT c.id FROM conversations c JOIN contact_identities i ON i.contact_id = c.contact_id
+        WHERE c.channel_id = $1 AND i.external_id = 'k2'`,
+      [channel.id],
+    );
+    const probe = instrument(admin.workspaceId);
+    // Stages of the group's events that change what the look-up read: a contact renamed by its own
+    // first message, another sender's open conversation resolved (both in the group's transaction).
+    const names: Record<string, string | null> = {};
+    const tx = t.app.get(TransactionHost);
+    t.app.get(InboundPipeline).register({
+      name: 'test.group-changes',
+      order: 996,
+      run: async (ctx) => {
+        if (ctx.workspaceId !== admin.workspaceId) return 'continue';
+        names[ctx.message.text ?? ''] = ctx.contact.name;
+        if (ctx.message.text === 'k1-rename')
+          await tx.manager.query(`UPDATE contacts SET name = 'Renamed' WHERE workspace_id = $1 AND id = $2`, [
+            ctx.workspaceId,
+            ctx.contact.id,
+          ]);
+        if (ctx.message.text === 'resolve-k2')
+          await tx.manager.query(
+            `UPDATE conversations SET status = 'RESOLVED', resolved_at = now() WHERE workspace_id = $1 AND id = $2`,
+            [ctx.workspaceId, k2Conversation!.id],
+          );
+        return 'continue';
+      },
+    });
+    const contacts = t.app.get(ContactsService);
+    const resolve = jest.spyOn(contacts, 'resolveByIdentity');
+    try {
+      await probe.hold(channel);
+      const ids = await probe.send(channel, [
+        { senderId: 'k1', text: 'k1-rename' },
+        { senderId: 'n', text: 'n-1' },
+        { senderId: 'x', text: 'resolve-k2' },
+        { senderId: 'n', text: 'n-2' },
+        { senderId: 'k2', text: 'k2-1' },
+        { senderId: 'k1', text: 'k1-2' },
+      ]);
+      probe.release();
+      for (const id of ids) await eventReaches(t, admin, channel.id, id);
+
+      // Two messages of one new sender in one group: one contact, one conversation.
+      expect(await contactsOf(channel.id, 'n')).toBe(1);
+      expect(await conversationsOf(channel.id, 'n')).toEqual([{ status: 'OPEN', texts: ['n-1', 'n-2'] }]);
+      // A known sender's messages go to its open conversation; the rename by the first is seen by the second.
+      expect(await conversationsOf(channel.id, 'k1')).toEqual([
+        { status: 'OPEN', texts: ['k1-0', 'k1-rename', 'k1-2'] },
+      ]);
+      expect(names['k1-2']).toBe('Renamed');
+      // A conversation resolved after the look-up (by an earlier event of the group) is not written to: a new one opens.
+      expect(await conversationsOf(channel.id, 'k2')).toEqual([
+        { status: 'RESOLVED', texts: ['k2-0'] },
+        { status: 'OPEN', texts: ['k2-1'] },
+      ]);
+      if (t.app.get(InboundEventBatcher).groupsAtOnce > 1) {
+        // PostgreSQL (one group for sure): all in one transaction, and the known senders' first
+        // messages took their contact from the group's look-up, not from a find-or-create each.
+        const xids = new Set(probe.seen.filter((s) => !s.text.startsWith('hold')).map((s) => s.xid));
+        expect(xids.size).toBe(1);
+        const resolved = resolve.mock.calls.map(([identity]) => identity.externalId);
+        expect(resolved.filter((id) => id === 'k2')).toEqual([]);
+        expect(resolved.filter((id) => id === 'k1').length).toBeLessThanOrEqual(1);
+      }
+    } finally {
+      resolve.mockRestore();
+      probe.release();
+      probe.cleanup();
+      t.app.get(InboundPipeline).unregister('test.group-changes');
+    }
+  });
+
   it('a burst from several senders is stored in fewer transactions, every message once, each sender in arrival order', async () => {
     const { admin, channel } = await setup();
     const probe = instrument(admin.workspaceId);
@@ -181,14 +291,17 @@ describe('Inbound pipeline: events processed in groups', () => {
 
   it('an event that fails inside a group is retried and ends FAILED as before; the rest of the group is stored', async () => {
     const { admin, channel } = await setup();
+    await knownSenders(admin, channel, ['k']);
     const probe = instrument(admin.workspaceId);
     try {
       await probe.hold(channel);
+      // "y" is new: its conversation is opened in the group before the failing event, and rolled back with it.
       const [y1, exploding, ...rest] = await probe.send(channel, [
         { senderId: 'y', text: 'y1' },
         { senderId: 'x', text: 'explode' },
         { senderId: 'z', text: 'z1' },
         { senderId: 'y', text: 'y2' },
+        { senderId: 'k', text: 'k1' },
       ]);
       const others = [y1!, ...rest];
       probe.release();
@@ -206,6 +319,10 @@ describe('Inbound pipeline: events processed in groups', () => {
       expect(await texts({ channelId: channel.id, senderId: 'x' })).toEqual([]);
       expect(await texts({ channelId: channel.id, senderId: 'y' })).toEqual(['y1', 'y2']);
       expect(await texts({ channelId: channel.id, senderId: 'z' })).toEqual(['z1']);
+      // Nothing of the rolled-back group is left over: one contact and one conversation per sender.
+      expect(await contactsOf(channel.id, 'y')).toBe(1);
+      expect(await conversationsOf(channel.id, 'y')).toEqual([{ status: 'OPEN', texts: ['y1', 'y2'] }]);
+      expect(await conversationsOf(channel.id, 'k')).toEqual([{ status: 'OPEN', texts: ['k-0', 'k1'] }]);
     } finally {
       probe.release();
       probe.cleanup();

@@ -32,7 +32,9 @@ interface ReadyEvent {
  * 4. several events of one workspace (InboundEventBatcher, `runBatch`): ONE transaction for the
  *    group — every sender's lock taken in one fixed order, the events processed in rounds (each
  *    sender's first event in arrival order, then each sender's second, …; deferred writes such as
- *    the AI replies are written between rounds), all marked PROCESSED in one statement. A sender with an older unprocessed event outside the
+ *    the AI replies are written between rounds), all marked PROCESSED in one statement; the
+ *    senders' contacts and open conversations are read once for the group (InboundProcessor.lookUpSenders,
+ *    KnownSenders: a sender's first event uses them). A sender with an older unprocessed event outside the
  *    group goes through step 3 after the group commits (that path drains the backlog in order); if
  *    anything in the group throws, the whole group rolls back and every event goes through step 3;
  * 5. a failure in step 3 rolls that event back, records the error and schedules a retry with
@@ -123,13 +125,17 @@ export class InboundEventRunner {
       else deferred.push(...held);
     }
     now.sort((a, b) => compareSeq(a.event, b.event));
+    // Under the locks, before any event runs: the senders' contacts and open conversations, read once.
+    const senders = await this.processor.lookUpSenders(
+      now.map(({ ready, event }) => ({ event, connection: ready.connection })),
+    );
     const processed: { id: string; outcome: InboundEventOutcome; messageId: string | null }[] = [];
     for (const round of inRounds(now, (n) => senderOf(n.event))) {
       // What the previous round deferred (its AI replies, outbox rows) is written before a sender's
       // next message is stored, so a conversation reads as it would one event per transaction.
       if (processed.length > 0) await this.tx.flushPending();
       for (const { ready, event } of round) {
-        const result = await this.processor.process(event, ready.connection, ready.profile);
+        const result = await this.processor.process(event, ready.connection, ready.profile, senders);
         processed.push({ id: event.id, outcome: result.outcome, messageId: result.messageId });
       }
     }

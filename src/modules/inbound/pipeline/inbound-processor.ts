@@ -6,8 +6,9 @@ import {
   type NormalizedInbound,
   type OpenedConnection,
 } from 'src/modules/channels';
-import { ContactsService } from 'src/modules/contacts';
+import { ContactsService, contactIdentityKey } from 'src/modules/contacts';
 import {
+  type AppendedInbound,
   ConversationOpener,
   type ConversationResponse,
   InboundMessagesService,
@@ -16,6 +17,7 @@ import {
 import type { InboundEventEntity as InboundEvent, InboundEventOutcome } from '../events/inbound-event.entity';
 import { InboundPipeline } from './inbound-pipeline';
 import { type InboundStageContext, PUBLISH_BEFORE_ORDER } from './inbound-stage';
+import { KnownSenders } from './known-senders';
 
 type InboundMessageEvent = Extract<NormalizedInbound, { kind: 'message' }>;
 
@@ -41,7 +43,9 @@ interface ResolvedContact {
  *
  * Runs inside the event's transaction under the sender's lock (InboundEventRunner), so one
  * contact's messages are handled one at a time, in arrival order. A redelivered message stops at the
- * store step and changes nothing.
+ * store step and changes nothing. In a group of events (one transaction), the contact and the open
+ * conversation of the senders the workspace knows are read once for the group (`lookUpSenders`,
+ * KnownSenders) instead of once per message.
  */
 @Injectable()
 export class InboundProcessor {
@@ -54,10 +58,38 @@ export class InboundProcessor {
     private readonly pipeline: InboundPipeline,
   ) {}
 
+  /**
+   * For a group of events about to run in one transaction (their senders locked): what their senders
+   * already have — two read-only statements for the whole group (none when no sender is known).
+   */
+  async lookUpSenders(
+    events: readonly { readonly event: InboundEvent; readonly connection: OpenedConnection }[],
+  ): Promise<KnownSenders> {
+    const identities = events
+      .filter(({ event }) => event.senderKey !== null)
+      .map(({ event, connection }) => ({
+        channelType: connection.type,
+        channelId: connection.id,
+        externalId: event.senderKey!,
+      }));
+    const contacts = await this.contacts.findByIdentities(identities);
+    const pairs = new Map<string, { channelId: string; contactId: string }>();
+    for (const identity of identities) {
+      const contact = contacts.get(contactIdentityKey(identity));
+      if (contact)
+        pairs.set(`${identity.channelId}:${contact.id}`, { channelId: identity.channelId, contactId: contact.id });
+    }
+    const conversations =
+      pairs.size > 0 ? await this.inbox.openConversationIds([...pairs.values()]) : new Map<string, string>();
+    return new KnownSenders(contacts, conversations);
+  }
+
+  /** `senders`: the group's look-up (InboundEventRunner); without it the contact and conversation are read here. */
   async process(
     event: InboundEvent,
     connection: OpenedConnection,
     profile: ContactProfile | null,
+    senders?: KnownSenders,
   ): Promise<ProcessedEvent> {
     const normalized = this.platforms.normalize(connection, event.payload, event.receivedAt);
     if (normalized.kind === 'ignored') return { outcome: 'IGNORED', messageId: null };
@@ -66,20 +98,10 @@ export class InboundProcessor {
       return { outcome: 'DUPLICATE', messageId: null };
     }
 
-    const contact = await this.resolveContact(connection, normalized, profile);
-    const opened = await this.opener.openFor({
-      channel: connection,
-      contactId: contact.id,
-      externalId: normalized.sender.externalId,
-    });
-    const stored = await this.inbox.appendInbound(
-      opened.conversation,
-      opened.created,
-      connection.id,
-      normalized.message,
-      contact.name,
-    );
-    if (!stored) return { outcome: 'DUPLICATE', messageId: null };
+    const contact = await this.resolveContact(connection, normalized, profile, senders);
+    const placed = await this.store(connection, normalized, contact, senders);
+    if (!placed) return { outcome: 'DUPLICATE', messageId: null };
+    const { stored, created } = placed;
     await this.platforms.rememberReplyContext(connection, normalized);
 
     const context: InboundStageContext = {
@@ -88,7 +110,7 @@ export class InboundProcessor {
       channel: { id: connection.id, type: connection.type },
       contact,
       conversation: stored.conversation,
-      conversationCreated: opened.created,
+      conversationCreated: created,
       message: stored.message,
       referral: normalized.message.referral,
     };
@@ -112,18 +134,56 @@ export class InboundProcessor {
     return { outcome: messageId ? 'DELIVERY_UPDATED' : 'IGNORED', messageId };
   }
 
-  /** The contact holding this channel identity, or a new one named from the platform profile. */
+  /** The contact holding this channel identity (the group's look-up first), or a new one named from the platform profile. */
   private async resolveContact(
     connection: OpenedConnection,
     event: InboundMessageEvent,
     fetched: ContactProfile | null,
+    senders: KnownSenders | undefined,
   ): Promise<ResolvedContact> {
+    const known = senders?.takeContact({
+      channelType: connection.type,
+      channelId: connection.id,
+      externalId: event.sender.externalId,
+    });
+    if (known) return { id: known.id, name: known.name, created: false };
     const profile = { ...fetched, ...definedOnly(event.sender.profile) };
     const { contact, created } = await this.contacts.resolveByIdentity(
       { channelType: connection.type, channelId: connection.id, externalId: event.sender.externalId },
       profile,
     );
     return { id: contact.id, name: contact.name, created };
+  }
+
+  /**
+   * Stores the message in the contact's conversation that is not RESOLVED — the one the group's
+   * look-up found, if still so (one statement), else the one the opener finds or opens — and returns
+   * it with whether the conversation is new; null for a redelivery.
+   */
+  private async store(
+    connection: OpenedConnection,
+    event: InboundMessageEvent,
+    contact: ResolvedContact,
+    senders: KnownSenders | undefined,
+  ): Promise<{ stored: AppendedInbound; created: boolean } | null> {
+    const knownId = senders?.takeOpenConversation(connection.id, contact.id);
+    if (knownId) {
+      const stored = await this.inbox.appendToOpen(knownId, connection.id, event.message, contact.name);
+      if (stored !== 'not-open') return stored && { stored, created: false };
+    }
+    const opened = await this.opener.openFor({
+      channel: connection,
+      contactId: contact.id,
+      externalId: event.sender.externalId,
+    });
+    const stored = await this.inbox.appendInbound(
+      opened.conversation,
+      opened.created,
+      connection.id,
+      event.message,
+      contact.name,
+    );
+    return stored && { stored, created: opened.created };
   }
 
   /**
