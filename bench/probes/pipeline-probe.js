@@ -59,6 +59,16 @@ function cpuOf(pid) {
           samples++;
           for (const r of rows) { const k = r.w.startsWith('Client') ? r.w : `${r.w} | ${r.q}`; waits.set(k, (waits.get(k) ?? 0) + 1); }
           for (const pid of await pids()) if (!start.has(pid)) start.set(pid, 0);
+          if (process.env.PROBE_LOCKS) {
+            // Which row a lock wait is on (the waiter holds the tuple lock while it waits for the
+            // holder's transaction) and what the blocking session is running.
+            const { rows: locks } = await mon.query(`select coalesce(t.relation::regclass::text, w.wait_event) rel, left(regexp_replace(b.query,'\\s+',' ','g'),60) blocker
+                from pg_stat_activity w
+                left join pg_locks t on t.pid = w.pid and t.locktype = 'tuple' and t.granted
+                left join pg_stat_activity b on b.pid = (pg_blocking_pids(w.pid))[1]
+               where w.datname = $1 and w.wait_event_type = 'Lock'`, [dbname]);
+            for (const r of locks) { const k = `LOCK on ${r.rel} | blocker: ${r.blocker}`; waits.set(k, (waits.get(k) ?? 0) + 1); }
+          }
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
