@@ -121,8 +121,13 @@ export async function pendingEvents(db: Client): Promise<number> {
 
 export async function waitDrained(db: Client, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await pendingEvents(db)) > 0) {
-    if (Date.now() > deadline) throw new Error('pipeline did not drain in time');
+  let logged = Date.now();
+  for (let pending = await pendingEvents(db); pending > 0; pending = await pendingEvents(db)) {
+    if (Date.now() > deadline) throw new Error(`pipeline did not drain in time (${pending} events pending)`);
+    if (process.env.BENCH_VERBOSE && Date.now() - logged > 5000) {
+      logged = Date.now();
+      console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${pending} events pending`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -256,6 +261,8 @@ export interface BurstResult {
   readonly cpuMsPerMessage: number | null;
   /** The statements that grew most during the burst (`shape: count`). */
   readonly topStatements: [string, number][];
+  /** With BENCH_STATEMENT_TIMES=1 in the service: ms spent per statement during the burst, largest first. */
+  readonly topStatementMs: [string, number][];
 }
 
 /**
@@ -297,6 +304,7 @@ export async function burst(
     redisPerMessage: counted ? d.redis / messages : null,
     cpuMsPerMessage: counted ? d.cpuMs / messages : null,
     topStatements: d.top,
+    topStatementMs: d.timeTop,
   };
 }
 

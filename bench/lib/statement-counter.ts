@@ -19,6 +19,8 @@ interface Counts {
   /** The process's CPU time (user + system) in ms when the file was written. */
   cpuMs?: number;
   byStatement: Record<string, number>;
+  /** With BENCH_STATEMENT_TIMES=1: ms from sending each statement to its result, summed by statement. */
+  msByStatement?: Record<string, number>;
   byRedisCommand: Record<string, number>;
 }
 
@@ -35,10 +37,23 @@ function shape(text: string): string {
     .slice(0, 120);
 }
 
-function countSql(text: unknown): void {
+const timed = process.env.BENCH_STATEMENT_TIMES === '1';
+
+function countSql(text: unknown): string {
   counts.sql++;
   const key = typeof text === 'string' ? shape(text) : '(prepared / config object)';
   counts.byStatement[key] = (counts.byStatement[key] ?? 0) + 1;
+  return key;
+}
+
+/** Adds the time until `result` settles to its statement (BENCH_STATEMENT_TIMES=1). */
+function timeSql(key: string, started: number, result: unknown): void {
+  if (!timed || !result || typeof (result as Promise<unknown>).then !== 'function') return;
+  const add = () => {
+    const ms = (counts.msByStatement ??= {});
+    ms[key] = (ms[key] ?? 0) + performance.now() - started;
+  };
+  (result as Promise<unknown>).then(add, add);
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -46,8 +61,13 @@ function patch(): void {
   const pg = require('pg');
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function query(this: unknown, config: unknown, ...rest: unknown[]) {
-    countSql(typeof config === 'object' && config !== null && 'text' in config ? (config as { text: unknown }).text : config);
-    return original.call(this, config, ...rest);
+    const key = countSql(
+      typeof config === 'object' && config !== null && 'text' in config ? (config as { text: unknown }).text : config,
+    );
+    const started = performance.now();
+    const result: unknown = original.call(this, config, ...rest);
+    timeSql(key, started, result);
+    return result;
   };
   try {
     const { Redis } = require('ioredis');
@@ -105,7 +125,14 @@ export function delta(
   before: Counts,
   after: Counts,
   top = 40,
-): { sql: number; redis: number; cpuMs: number; top: [string, number][]; redisTop: [string, number][] } {
+): {
+  sql: number;
+  redis: number;
+  cpuMs: number;
+  top: [string, number][];
+  redisTop: [string, number][];
+  timeTop: [string, number][];
+} {
   const diff = (a: Record<string, number>, b: Record<string, number>) =>
     Object.entries(b)
       .map(([k, v]) => [k, v - (a[k] ?? 0)] as [string, number])
@@ -118,6 +145,7 @@ export function delta(
     cpuMs: (after.cpuMs ?? 0) - (before.cpuMs ?? 0),
     top: diff(before.byStatement, after.byStatement),
     redisTop: diff(before.byRedisCommand, after.byRedisCommand),
+    timeTop: diff(before.msByStatement ?? {}, after.msByStatement ?? {}),
   };
 }
 

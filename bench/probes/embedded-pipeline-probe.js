@@ -11,6 +11,8 @@
  *   npm run build && node bench/probes/embedded-pipeline-probe.js "$PWD" 1000 100 label [backlog]
  *   PROBE_NODE_ARGS="--heap-growing-percent=0" node bench/probes/…   # extra node flags for the service
  *   BENCH_CPU_PROF=/tmp/prof node bench/probes/…                       # + a CPU profile of the service
+ *   PROBE_ENV='{"INBOUND_SWEEP_TICK_MS":"600000"}' node bench/probes/…  # extra environment for the service
+ *   PROBE_SQL_AFTER_BACKLOG='VACUUM ANALYZE' node bench/probes/…      # a statement between the backlog and the burst
  *   PROBE_ACK_SECONDS=5 node bench/probes/…   # acks instead of the burst: the bench's open loop (500/s)
  *                                             # then its closed loop (50 connections), no drain between
  */
@@ -40,6 +42,7 @@ const L = require(root + '/dist/bench/lib/load.js');
     const env = {
       ...S.commonEnv(dir),
       BENCH_STATEMENT_COUNT_FILE: countFile,
+      ...(process.env.PROBE_ENV ? JSON.parse(process.env.PROBE_ENV) : {}),
       ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
     };
     const service = await S.startService(env, undefined, [
@@ -79,6 +82,12 @@ const L = require(root + '/dist/bench/lib/load.js');
         const b = await P.burst(p, db, channel, `b${randomBytes(2).toString('hex')}`, backlog, 1000);
         backlogRate = Math.round(b.rate);
       }
+      if (process.env.PROBE_SQL_AFTER_BACKLOG) {
+        const t0 = Date.now();
+        const r = await db.query(process.env.PROBE_SQL_AFTER_BACKLOG);
+        if (r.rows?.length) console.error(JSON.stringify(r.rows));
+        console.error(`PROBE_SQL_AFTER_BACKLOG took ${Date.now() - t0} ms`);
+      }
       const load0 = os.loadavg()[0];
       const b = await P.burst(p, db, channel, `p${randomBytes(3).toString('hex')}`, messages, senders);
       console.log(
@@ -99,6 +108,9 @@ const L = require(root + '/dist/bench/lib/load.js');
       if (process.env.PROBE_TOP) {
         console.log('top statements:');
         for (const [k, v] of b.topStatements.slice(0, Number(process.env.PROBE_TOP)))
+          console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
+        if (b.topStatementMs.length) console.log('ms per message by statement (BENCH_STATEMENT_TIMES=1):');
+        for (const [k, v] of b.topStatementMs.slice(0, Number(process.env.PROBE_TOP)))
           console.log(`  ${(v / messages).toFixed(3)}\t${k}`);
       }
     } finally {

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SecretBox } from './crypto/secret-box.service';
+import { EmbeddedMaintenanceService } from './database/embedded-maintenance.service';
 import { CacheInvalidation } from './events/cache-invalidation';
 import { EventBus } from './events/event-bus';
 import { FastRoutes } from './http/fast-routes';
@@ -11,7 +12,17 @@ import { RateLimiterService } from './http/rate-limiter.service';
 /** Platform services every module may use. */
 @Global()
 @Module({
-  providers: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker, FastRoutes, CacheInvalidation],
+  providers: [
+    RateLimiterService,
+    SecretBox,
+    OutboundUrlService,
+    OutboundHttp,
+    EventBus,
+    Ticker,
+    FastRoutes,
+    CacheInvalidation,
+    EmbeddedMaintenanceService,
+  ],
   exports: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker, FastRoutes, CacheInvalidation],
 })
 export class CoreModule {}

@@ -73,6 +73,8 @@ export interface AppConfig {
     readonly inboundStaleReceivedMs: number;
     /** …and releases PROCESSING events held this long by a process that died. */
     readonly inboundStaleProcessingMs: number;
+    /** Embedded engine only: how often its autovacuum looks for tables to vacuum or analyse. */
+    readonly embeddedMaintenanceMs: number;
   };
   readonly encryptionKey: Buffer;
   readonly bootstrap: {
@@ -214,6 +216,7 @@ export function loadConfig(env: Env): AppConfig {
     outboundSweepMs: int('OUTBOUND_SWEEP_TICK_MS', 30_000, 50, 3_600_000),
     inboundStaleReceivedMs: int('INBOUND_STALE_RECEIVED_MS', 60_000, 1_000, 86_400_000),
     inboundStaleProcessingMs: int('INBOUND_STALE_PROCESSING_MS', 120_000, 5_000, 86_400_000),
+    embeddedMaintenanceMs: int('EMBEDDED_MAINTENANCE_TICK_MS', 30_000, 50, 3_600_000),
   };
   const outbound = {
     allowPrivateNetworks: bool('OUTBOUND_ALLOW_PRIVATE_NETWORKS', !production),
