@@ -25,13 +25,7 @@ export async function executeCommand(ctx: CommandContext, { command, args }: Cli
     if (!base) throw new Error('demo:seed needs the service to listen on HTTP');
     // Loaded here only: it imports the whole application (the CLI's lean context does not).
     const { seedDemoThrough } = await import('./demo-seed.js');
-    const { JwtService } = await import('@nestjs/jwt');
-    const { JobQueueService } = await import('./core/queue/job-queue.service.js');
-    return seedDemoThrough(
-      { workspaces, jwt: ctx.get(JwtService), jobs: ctx.get(JobQueueService) },
-      base,
-      args.workspace,
-    );
+    return seedDemoThrough((type) => ctx.get(type), base, args.workspace);
   }
   if (command === 'db:query') return { rows: await readOnlyQuery(ctx.get(DatabaseRuntime), args.sql!) };
   if (command === 'workspace:list') return { data: await workspaces.listAll() };

@@ -2,9 +2,11 @@ import { JwtService } from '@nestjs/jwt';
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from 'src/core/config/app-config';
+import type { CommandContext } from 'src/cli-executor';
 import { AppException } from 'src/core/errors/app.exception';
 import { JobQueueService } from 'src/core/queue/job-queue.service';
 import { createApp } from 'src/create-app';
+import { InboundEventsService } from 'src/modules/inbound';
 import { WorkspacesService } from 'src/modules/workspaces';
 
 /** What `demo:seed` puts in a workspace: a small shop's support desk. */
@@ -44,32 +46,27 @@ export async function seedDemo(config: AppConfig, workspaceId: string | undefine
   await app.listen(0, '127.0.0.1');
   try {
     const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const services = {
-      workspaces: app.get(WorkspacesService),
-      jwt: app.get(JwtService),
-      jobs: app.get(JobQueueService),
-    };
-    return await seedDemoThrough(services, base, workspaceId);
+    return await seedDemoThrough((type) => app.get(type), base, workspaceId);
   } finally {
     await app.close();
   }
 }
 
 /**
- * The seed itself, through the public API at `base` of an application whose services are given:
+ * The seed itself, through the public API at `base` of an application whose services `get` resolves:
  * the CLI's own instance (seedDemo) or the running service (admin socket).
  */
 export async function seedDemoThrough(
-  services: { workspaces: WorkspacesService; jwt: JwtService; jobs: JobQueueService },
+  get: CommandContext['get'],
   base: string,
   workspaceId: string | undefined,
 ): Promise<Record<string, unknown>> {
-  const { workspaces } = services;
+  const workspaces = get(WorkspacesService);
   const workspace = workspaceId ? await workspaces.findById(workspaceId) : ((await workspaces.listAll(1))[0] ?? null);
   if (!workspace) throw AppException.notFound('Workspace');
   const admin = (await workspaces.listMembers(workspace.id)).find((m) => m.role === 'ADMIN');
   if (!admin) throw AppException.notFound('Workspace admin');
-  const jwt = await services.jwt.signAsync({ sub: admin.userId }, { expiresIn: 600 });
+  const jwt = await get(JwtService).signAsync({ sub: admin.userId }, { expiresIn: 600 });
   const headers = {
     authorization: `Bearer ${jwt}`,
     'x-workspace-id': workspace.id,
@@ -111,7 +108,10 @@ export async function seedDemoThrough(
       });
       if (!response.ok) throw new Error(`inbound message → ${response.status}`);
     }
-    await services.jobs.inline.drain();
+    // Stored events are queued up to 20 ms after their ack (InboundEventsService): queue them now, so
+    // the drain below runs them before this command returns (and, on the CLI's own instance, closes).
+    await get(InboundEventsService).enqueueLingering();
+    await get(JobQueueService).inline.drain();
     result.channel = { id: channel.id, inboundUrl: channel.inboundUrl, inboundSecret };
     result.inboundMessages = MESSAGES.length;
   } else {

@@ -9,4 +9,5 @@ export {
   type InboundStageResult,
 } from './pipeline/inbound-stage';
 export { InboundRecoveryService, INBOUND_STARTUP_SWEEP_DELAY_MS } from './events/inbound-recovery.service';
+export { InboundEventsService } from './events/inbound-events.service';
 export type { InboundEventJobData } from './inbound-event.job';

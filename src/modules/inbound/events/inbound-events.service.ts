@@ -110,7 +110,16 @@ export class InboundEventsService implements BeforeApplicationShutdown {
   }
 
   /** Stored events still waiting for their `addBulk` are enqueued before the queues close. */
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
+    return this.enqueueLingering();
+  }
+
+  /**
+   * Enqueues at once the stored events still waiting out ENQUEUE_LINGER_MS. A caller that waits for
+   * in-process jobs to finish (the CLI's `demo:seed` before it returns and closes) calls this first:
+   * otherwise the events it just stored might not be queued yet.
+   */
+  async enqueueLingering(): Promise<void> {
     if (this.enqueueTimer) clearTimeout(this.enqueueTimer);
     this.enqueueTimer = null;
     if (this.toEnqueue.length > 0) await this.enqueuePending();
