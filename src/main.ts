@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './core/config/app-config';
 import { EmbeddedPostgres } from './core/database/embedded-postgres';
-import { applyEmbeddedHeapSettings } from './core/runtime/heap-settings';
+import { applyLeanHeapSettings, leanHeapFlagsFor } from './core/runtime/heap-settings';
 
 /*
  * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
@@ -25,10 +25,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Less old-generation growth (and on the embedded engine, where PGlite shares this process, a small
+  // young generation): issue 16 item 5. Before the application's modules load, so their first objects
+  // count too. On PostgreSQL in the roles serving the API only (they hold the CSV imports).
+  applyLeanHeapSettings(process.execArgv, env.NODE_OPTIONS, leanHeapFlagsFor(!config.db.url, config.role));
   if (!config.db.url) {
-    // PGlite shares this process: a smaller young generation and old-generation growth keep the sum
-    // lower (issue 16 item 5). Before the application's modules load, so their first objects count too.
-    applyEmbeddedHeapSettings(process.execArgv, env.NODE_OPTIONS);
     // A first start (empty DATA_DIR) initialises the database in a child process meanwhile, so initdb's
     // and the migrations' memory is not this process's for its whole life (docs/decisions.md, session 23).
     EmbeddedPostgres.initialiseApart(config.dataDir, { migrate: config.db.migrationsRun });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { embeddedHeapFlagsToSet } from './heap-settings';
+import { leanHeapFlagsFor, leanHeapFlagsToSet } from './heap-settings';
 
 /**
  * The flags are set in a child process (the test runner keeps its own heap): the module's source,
@@ -16,7 +16,7 @@ function youngGenerationMb(apply: boolean): number {
   const script = `
     const module = { exports: {} }; const exports = module.exports;
     ${outputText}
-    if (${apply}) exports.applyEmbeddedHeapSettings([], '');
+    if (${apply}) exports.applyLeanHeapSettings([], '');
     const kept = [];
     for (let i = 0; i < 400000; i++) { const o = { i, s: 'x'.repeat(i % 50) + i }; if (i % 100 === 0) kept.push(o); }
     const space = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
@@ -25,14 +25,21 @@ function youngGenerationMb(apply: boolean): number {
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).split(' ')[0]);
 }
 
-describe('embedded heap settings (issue 16 item 5)', () => {
+describe('lean heap settings (issue 16 item 5)', () => {
+  it('apply both on the embedded engine, the old generation only to the API processes on PostgreSQL, none to workers', () => {
+    expect(leanHeapFlagsFor(true, 'all')).toEqual(['--heap-growing-percent=30', '--semi-space-growth-factor=1']);
+    expect(leanHeapFlagsFor(false, 'all')).toEqual(['--heap-growing-percent=30']);
+    expect(leanHeapFlagsFor(false, 'api')).toEqual(['--heap-growing-percent=30']);
+    expect(leanHeapFlagsFor(false, 'worker')).toEqual([]);
+  });
+
   it('sets the growth flags, except those the operator gave on the command line or in NODE_OPTIONS', () => {
     const names = (flags: string[]): string[] => flags.map((flag) => flag.split('=')[0]!);
-    expect(names(embeddedHeapFlagsToSet([], undefined))).toEqual(['--heap-growing-percent', '--semi-space-growth-factor']);
-    expect(names(embeddedHeapFlagsToSet(['--heap_growing_percent=80'], undefined))).toEqual([
+    expect(names(leanHeapFlagsToSet([], undefined))).toEqual(['--heap-growing-percent', '--semi-space-growth-factor']);
+    expect(names(leanHeapFlagsToSet(['--heap_growing_percent=80'], undefined))).toEqual([
       '--semi-space-growth-factor',
     ]);
-    expect(names(embeddedHeapFlagsToSet([], '--max-old-space-size=512 --semi-space-growth-factor=2'))).toEqual([
+    expect(names(leanHeapFlagsToSet([], '--max-old-space-size=512 --semi-space-growth-factor=2'))).toEqual([
       '--heap-growing-percent',
     ]);
   });
