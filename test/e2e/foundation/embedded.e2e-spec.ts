@@ -107,12 +107,16 @@ describe('database runtime', () => {
   });
 
   (process.env.DATABASE_URL ? it.skip : it)(
-    "runs PGlite with 16 MB of shared buffers (its memory is the service process's)",
+    "runs PGlite with 16 MB of shared buffers and ANALYZE's small sample (its memory is the service process's)",
     async () => {
       const t = await createTestApp();
       open.push(t);
       const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');
       expect(rows).toEqual([{ shared_buffers: '16MB' }]);
+      const target: { default_statistics_target: string }[] = await t.app
+        .get(DataSource)
+        .query('SHOW default_statistics_target');
+      expect(target).toEqual([{ default_statistics_target: '20' }]);
     },
   );
 
