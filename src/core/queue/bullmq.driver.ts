@@ -13,6 +13,8 @@ export interface Envelope {
 }
 
 const ENQUEUE_TIMEOUT_MS = 2_000;
+/** BullMQ job states in which the job will still run (or is running). */
+const PENDING_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
 const CLOSE_TIMEOUT_MS = 5_000;
 
 export class EnqueueTimeoutError extends Error {}
@@ -153,6 +155,25 @@ export class BullMqDriver {
   }
 
   /** Job counts per queue and state (for /metrics). */
+  /**
+   * The ids of `jobIds` whose job is waiting, delayed or active: one state read per id, all sent at
+   * once and bounded in time. Unknown, completed and failed jobs are not pending; so is every id when
+   * Redis does not answer (JobQueue.pendingJobs).
+   */
+  async pendingJobs(name: JobName, jobIds: readonly string[]): Promise<Set<string>> {
+    const pending = new Set<string>();
+    const { queue, status } = this.entry(this.registry.get(name).queue);
+    if (jobIds.length === 0 || status() !== 'ready') return pending;
+    const states = await withTimeout(
+      Promise.all(jobIds.map((id) => queue.getJobState(id.replaceAll(':', '_')))),
+      ENQUEUE_TIMEOUT_MS,
+    ).catch(() => null);
+    states?.forEach((state, i) => {
+      if (PENDING_STATES.has(state)) pending.add(jobIds[i]!);
+    });
+    return pending;
+  }
+
   async counts(names: readonly QueueName[]): Promise<{ queue: string; state: string; count: number }[]> {
     const rows: { queue: string; state: string; count: number }[] = [];
     for (const name of names) {

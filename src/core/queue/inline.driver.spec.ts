@@ -43,6 +43,21 @@ describe('InlineDriver', () => {
     expect(seen).toEqual([WS]);
   });
 
+  it('tells which job ids are still pending: delayed or running, not finished ones', async () => {
+    let finish: () => void = () => undefined;
+    const driver = new InlineDriver(registryWith(() => new Promise<void>((resolve) => (finish = resolve))));
+    driver.enqueue(JobName.ApiTokenTouch, { workspaceId: WS }, { jobId: 'running' });
+    driver.enqueue(JobName.ApiTokenTouch, { workspaceId: WS }, { jobId: 'later', delayMs: 60_000 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(driver.isPending(JobName.ApiTokenTouch, 'running')).toBe(true);
+    expect(driver.isPending(JobName.ApiTokenTouch, 'later')).toBe(true);
+    expect(driver.isPending(JobName.ApiTokenTouch, 'never-queued')).toBe(false);
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(driver.isPending(JobName.ApiTokenTouch, 'running')).toBe(false);
+    driver.close();
+  });
+
   it('retries with backoff and stops after the last attempt', async () => {
     const attempts: number[] = [];
     const driver = new InlineDriver(

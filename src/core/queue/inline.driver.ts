@@ -108,6 +108,11 @@ export class InlineDriver {
   }
 
   /** Jobs running or waiting for a retry in this process. */
+  /** Whether a job enqueued with `jobId` has not finished yet (waiting for its delay, a slot, or running). */
+  isPending(name: JobName, jobId: string): boolean {
+    return this.pending.has(`${name}:${jobId}`);
+  }
+
   get pendingCount(): number {
     return this.pending.size;
   }

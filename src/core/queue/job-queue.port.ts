@@ -29,6 +29,12 @@ export interface JobQueue {
    * no-op for in-process jobs. Never throws, never waits.
    */
   acknowledged(name: JobName, count: number): void;
+  /**
+   * Which of `jobIds` (of jobs `name`) are still waiting, delayed or running: a recovery sweep leaves
+   * the work of those to their jobs. Never throws: an id whose state cannot be read is not pending
+   * (the sweep then re-queues it, which is safe, only wasted work).
+   */
+  pendingJobs(name: JobName, jobIds: readonly string[]): Promise<Set<string>>;
   /** What runs jobs right now (`inline` also when Redis is configured but stopped answering). */
   backend(): JobBackend;
 }

@@ -91,6 +91,13 @@ export class JobQueueService implements JobQueue, OnApplicationBootstrap, Before
     this.bull?.acknowledged(name, count);
   }
 
+  /** Pending in BullMQ or in this process (jobs Redis did not take ran here). */
+  async pendingJobs(name: JobName, jobIds: readonly string[]): Promise<Set<string>> {
+    const pending = this.bull ? await this.bull.pendingJobs(name, jobIds) : new Set<string>();
+    for (const id of jobIds) if (this.inline.isPending(name, id)) pending.add(id);
+    return pending;
+  }
+
   /** Queue depths for /metrics: BullMQ's counts per queue and state, plus pending in-process jobs. */
   async depths(): Promise<{ queue: string; state: string; count: number }[]> {
     const rows = [{ queue: 'inline', state: 'pending', count: this.inline.pendingCount }];

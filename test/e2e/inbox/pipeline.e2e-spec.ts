@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EventBus } from 'src/core/events/event-bus';
+import { JobName } from 'src/core/queue/job-names';
+import { JobQueueService } from 'src/core/queue/job-queue.service';
 import {
   INBOUND_STARTUP_SWEEP_DELAY_MS,
   InboundPipeline,
@@ -245,6 +247,34 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
     await t.app.get(InboundRecoveryService).sweep();
     const [still] = await sql<{ status: string }>(t, 'SELECT status FROM inbound_events WHERE id = $1', [young]);
     expect(still!.status).toBe('RECEIVED');
+  });
+
+  it('the recovery sweep leaves an event whose job is still queued to that job (a backlog is not a loss)', async () => {
+    const { admin, channel } = await setup();
+    const waiting = await storeWithoutJob(t, admin, channel, { senderId: 'backlog-1', text: 'still in the queue' });
+    // Its job as the acknowledgement queued it (the event's id), still waiting its turn: an hour's delay
+    // stands for a long backlog (BullMQ on Redis, or in-process on the embedded engine).
+    await t.app
+      .get(JobQueueService)
+      .enqueue(
+        JobName.InboundEventProcess,
+        { workspaceId: admin.workspaceId, eventId: waiting },
+        { jobId: waiting, delayMs: 3_600_000 },
+      );
+    const lost = await storeWithoutJob(t, admin, channel, { senderId: 'backlog-2', text: 'its job was lost' });
+
+    const result = await t.app.get(InboundRecoveryService).sweep({ receivedOlderThanMs: 0 });
+    expect(result.stillQueued).toBeGreaterThanOrEqual(1);
+    expect(result.requeued).toBeGreaterThanOrEqual(1);
+    expect((await eventReaches(t, admin, channel.id, lost)).outcome).toBe('MESSAGE_STORED');
+    // A second job would have run at once; the event still waits for its own.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const [row] = await sql<{ status: string; attempts: number }>(
+      t,
+      'SELECT status, attempts FROM inbound_events WHERE id = $1',
+      [waiting],
+    );
+    expect(row).toEqual({ status: 'RECEIVED', attempts: 0 });
   });
 
   it('a restarted service processes what the previous one acknowledged but never processed', async () => {

@@ -143,6 +143,14 @@ export class InboundEventsService implements BeforeApplicationShutdown {
     }
   }
 
+  /**
+   * The events of `eventIds` whose first job (the one queued at acknowledgement, whose id is the
+   * event's) has not run yet: in a backlog they wait in the queue, they are not lost.
+   */
+  stillQueued(eventIds: readonly string[]): Promise<Set<string>> {
+    return this.jobs.pendingJobs(JobName.InboundEventProcess, eventIds);
+  }
+
   /** Puts one event on the `inbound` queue. Never throws: a lost enqueue is recovered by the sweep. */
   async enqueue(workspaceId: string, eventId: string, jobId: string, delayMs = 0): Promise<void> {
     // InboundEventJobData (declared beside its handler; not imported here, which would close an import cycle).

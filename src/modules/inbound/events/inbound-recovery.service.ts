@@ -17,6 +17,8 @@ const MAX_ROUNDS = 20;
 export interface SweepResult {
   readonly released: number;
   readonly requeued: number;
+  /** Due events left alone because their job is still queued (a backlog, not a lost job). */
+  readonly stillQueued: number;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface SweepResult {
  * event older than this service instance is re-queued (jobs held in process memory died with the old process;
  * newer ones were queued by the running processes); every 30 s,
  * those waiting longer than a minute (INBOUND_STALE_RECEIVED_MS). PROCESSING events older than 2
- * minutes (INBOUND_STALE_PROCESSING_MS) belong to a process that died and are released first. Timers run only in
+ * minutes (INBOUND_STALE_PROCESSING_MS) belong to a process that died and are released first. An event
+ * whose job is still queued (a backlog) is left to that job. Timers run only in
  * the `all` and `worker` roles; several workers sweeping at once is harmless (SKIP LOCKED, and
  * processing claims each event once).
  */
@@ -61,13 +64,22 @@ export class InboundRecoveryService implements OnApplicationBootstrap {
       options.processingOlderThanMs ?? this.config.ticks.inboundStaleProcessingMs,
       this.events.maxAttempts,
     );
-    const requeued = await sweepInRounds(BATCH, MAX_ROUNDS, async () => {
+    let requeued = 0;
+    let stillQueued = 0;
+    await sweepInRounds(BATCH, MAX_ROUNDS, async () => {
       const due = await this.sweeps.takeDue(options.receivedOlderThanMs ?? this.config.ticks.inboundStaleReceivedMs, BATCH);
-      await Promise.all(due.map((e) => this.events.enqueue(e.workspaceId, e.id, `${e.id}-sweep-${e.attempts}`)));
+      // An event of a long backlog is due too, but its job is still waiting its turn: another job
+      // would only run after it and find nothing to do (thousands of them, queued in front of new
+      // messages, in a burst that takes minutes to drain; session 27).
+      const queued = await this.events.stillQueued(due.map((e) => e.id));
+      const lost = due.filter((e) => !queued.has(e.id));
+      await Promise.all(lost.map((e) => this.events.enqueue(e.workspaceId, e.id, `${e.id}-sweep-${e.attempts}`)));
+      requeued += lost.length;
+      stillQueued += queued.size;
       return due.length;
     });
-    if (released || requeued) this.logger.log({ released, requeued }, 'Recovered inbound events');
-    return { released, requeued };
+    if (released || requeued) this.logger.log({ released, requeued, stillQueued }, 'Recovered inbound events');
+    return { released, requeued, stillQueued };
   }
 
   private async safely(run: () => Promise<SweepResult>): Promise<void> {
