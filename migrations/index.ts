@@ -26,6 +26,7 @@ import { AnalyticsAiSenderIndexChannel1764004050000 } from './1764004050000-Anal
 import { SearchIndexPendingLists1764004100000 } from './1764004100000-SearchIndexPendingLists';
 import { AgentSeatClaims1764005000000 } from './1764005000000-AgentSeatClaims';
 import { CatalogImportChunks1764400100000 } from './1764400100000-CatalogImportChunks';
+import { PipelineWriteContention1764500000000 } from './1764500000000-PipelineWriteContention';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   SearchIndexPendingLists1764004100000,
   AgentSeatClaims1764005000000,
   CatalogImportChunks1764400100000,
+  PipelineWriteContention1764500000000,
 ];

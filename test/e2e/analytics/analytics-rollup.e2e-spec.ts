@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { DataSource, type QueryRunner } from 'typeorm';
 import type { TestApp } from '../../utils/test-app';
 import { createTestApp } from '../../utils/test-app';
 import { type Session, signupWorkspace } from '../../utils/sessions';
@@ -165,4 +166,52 @@ describe('Analytics message counts (rollup)', () => {
     const ai = await t.http.get('/analytics/ai').query(WINDOW).set(admin.headers).expect(200);
     expect(ai.body.replies).toBe(1);
   });
+
+  // Two pipeline transactions storing messages of one channel and queue in the same 15-minute slot must
+  // not queue behind each other's slot row (each session writes its own shard; the embedded engine
+  // has one session, so PostgreSQL only).
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'lets two sessions store messages of the same slot at once, and sums their shards',
+    async () => {
+      const third = (
+        await sql<{ id: string }>(t, `INSERT INTO contacts (workspace_id, name) VALUES ($1, 'C') RETURNING id`, [ws])
+      )[0]!.id;
+      await conversation('S', q1, third, '2026-06-01T10:00:00Z');
+      const ds = t.app.get(DataSource);
+      const runners: QueryRunner[] = [ds.createQueryRunner(), ds.createQueryRunner()];
+      const shardOf = async (r: QueryRunner): Promise<number> =>
+        Number(((await r.query('SELECT analytics_slots_shard() AS s')) as { s: number }[])[0]!.s);
+      try {
+        const [a, b] = runners as [QueryRunner, QueryRunner];
+        const shard = await shardOf(a);
+        expect(await shardOf(a)).toBe(shard);
+        expect(await shardOf(b)).not.toBe(shard);
+        for (const r of runners) {
+          await r.startTransaction();
+          // Waiting for the other transaction's row would end in this error instead of a pass.
+          await r.query(`SET LOCAL lock_timeout = '3s'`);
+        }
+        const store = (r: QueryRunner, at: string) =>
+          r.query(
+            `INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text, delivery_status, created_at)
+             VALUES ($1, $2, $3, 'INBOUND', 'CONTACT', 'TEXT', 'x', 'RECEIVED', $4)`,
+            [ws, conv.S, ch, at],
+          );
+        await store(a, '2026-06-01T10:01:00Z');
+        await store(b, '2026-06-01T10:02:00Z');
+        await store(a, '2026-06-01T10:03:00Z');
+        await b.commitTransaction();
+        await a.commitTransaction();
+      } finally {
+        for (const r of runners) {
+          if (r.isTransactionActive) await r.rollbackTransaction();
+          await r.release();
+        }
+      }
+      expect(await messages({ from: '2026-06-01T10:00:00Z', to: '2026-06-01T10:15:00Z' })).toEqual({
+        inbound: 3,
+        outbound: 0,
+      });
+    },
+  );
 });
