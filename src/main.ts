@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from './core/config/app-config';
 import { EmbeddedPostgres } from './core/database/embedded-postgres';
 import { applyLeanHeapSettings, leanHeapFlagsFor } from './core/runtime/heap-settings';
+import { threadpoolSizeToSet } from './core/runtime/threadpool-settings';
 
 /*
  * Only the configuration is loaded before main() runs: on the embedded engine, PGlite's WebAssembly
@@ -29,6 +30,10 @@ async function main(): Promise<void> {
   // young generation): issue 16 item 5. Before the application's modules load, so their first objects
   // count too. On PostgreSQL in the roles serving the API only (they hold the CSV imports).
   applyLeanHeapSettings(process.execArgv, env.NODE_OPTIONS, leanHeapFlagsFor(!config.db.url, config.role));
+  // One libuv pool thread on the embedded engine (one malloc arena instead of four), unless the
+  // operator set it; read by libuv when the pool first starts, so before anything uses it.
+  const poolSize = threadpoolSizeToSet(!config.db.url, env.UV_THREADPOOL_SIZE);
+  if (poolSize) env.UV_THREADPOOL_SIZE = poolSize;
   if (!config.db.url) {
     // A first start (empty DATA_DIR) initialises the database in a child process meanwhile, so initdb's
     // and the migrations' memory is not this process's for its whole life (docs/decisions.md, session 23).
