@@ -10,6 +10,7 @@
  *
  *   npm run build && node bench/probes/pipeline-probe.js "$PWD" 3000 300 label
  *   BENCH_CPU_PROF=/tmp/prof node bench/probes/pipeline-probe.js …   # + a CPU profile of the worker
+ *   PROBE_ENV='{"PIPELINE_YIELD_ACK_RATE":"0"}' node bench/probes/pipeline-probe.js …   # + environment
  */
 const root = process.argv[2];
 if (!root) {
@@ -36,7 +37,9 @@ function cpuOf(pid) {
 
 (async () => {
   const ctx = { short: false, databaseUrl: 'postgres://postgres@127.0.0.1:5432/postgres', redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', embedded: false, log: (m) => console.error(m) };
-  await P.forEachEngine(ctx, { countStatements: true }, async (p) => {
+  // PROBE_ENV='{"PIPELINE_YIELD_ACK_RATE":"0"}': more environment for the api and worker.
+  const env = process.env.PROBE_ENV ? JSON.parse(process.env.PROBE_ENV) : undefined;
+  await P.forEachEngine(ctx, { countStatements: true, env }, async (p) => {
     const replies = await P.sink();
     const db = await S.serviceDb(p.service);
     const mon = new Client({ connectionString: p.service.env.DATABASE_URL });
