@@ -154,7 +154,6 @@ export class BullMqDriver {
     );
   }
 
-  /** Job counts per queue and state (for /metrics). */
   /**
    * The ids of `jobIds` whose job is waiting, delayed or active: one state read per id, all sent at
    * once and bounded in time. Unknown, completed and failed jobs are not pending; so is every id when
@@ -174,6 +173,7 @@ export class BullMqDriver {
     return pending;
   }
 
+  /** Job counts per queue and state (for /metrics). */
   async counts(names: readonly QueueName[]): Promise<{ queue: string; state: string; count: number }[]> {
     const rows: { queue: string; state: string; count: number }[] = [];
     for (const name of names) {
