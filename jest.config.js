@@ -17,10 +17,12 @@ const common = {
 /**
  * E2E specs run in groups: one Jest test file per directory of test/e2e (`*.e2e-group.ts`, which imports
  * every `*.e2e-spec.ts` there; test/utils/spec-group.ts), so the application's module graph is
- * evaluated once per directory instead of once per spec. Naming a spec file on the command line
- * (`npm test -- test/e2e/inbox/pipeline.e2e-spec.ts`) runs the spec files themselves instead.
+ * evaluated once per directory instead of once per spec. Naming a spec file or a path inside a
+ * directory of test/e2e on the command line (`npm test -- test/e2e/inbox/pipeline.e2e-spec.ts`,
+ * `npm test -- test/e2e/inbox/`) runs the spec files themselves instead.
  */
-const namedSpec = process.argv.slice(2).some((arg) => /\.(e2e|int)-spec\.ts$/.test(arg));
+const namesSpecs = (arg) => /\.(e2e|int)-spec\.ts$/.test(arg) || /(^|\/)test\/e2e\/[^/]+\//.test(arg);
+const namedSpec = process.argv.slice(2).some(namesSpecs);
 const e2eFiles = namedSpec
   ? ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.int-spec.ts']
   : [
