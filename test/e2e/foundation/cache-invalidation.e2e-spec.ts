@@ -69,6 +69,19 @@ async function makeNewDefaultQueue(t: TestApp, admin: Session, name: string): Pr
   return String(created.body.id);
 }
 
+/**
+ * Waits until `to` has heard every notification committed so far by `from`'s writes: PostgreSQL
+ * delivers notifications in commit order, so once a marker sent now has arrived, so has each earlier
+ * one. Without it a late notification (a slow machine) drops what `to` just cached, and a "served
+ * from memory" check reads the database instead.
+ */
+async function heardEverything(from: TestApp, to: TestApp): Promise<void> {
+  const marker = 'ai-states'; // a topic none of the caches checked here reads
+  const before = to.app.get(CacheInvalidation).version(marker);
+  await from.app.get(CacheInvalidation).changed(marker);
+  await eventually(async () => expect(to.app.get(CacheInvalidation).version(marker)).toBeGreaterThan(before), 2_000, 5);
+}
+
 async function createItem(t: TestApp, admin: Session, name: string): Promise<string> {
   const res = await t.http.post('/catalog').set(admin.headers).send({ name, price: 1000 }).expect(201);
   return String(res.body.id);
@@ -152,20 +165,22 @@ describe('cache invalidation', () => {
 
     it("a change made through one instance is seen by the other's cache at commit", async () => {
       await eventually(async () => expect(b.app.get(CacheInvalidation).trusted).toBe(true), 5_000);
-      const id = await createItem(a, admin, 'Grinder');
-      await a.http.delete(`/catalog/${id}`).set(admin.headers).expect(200);
-      expect(await onSale(b, admin.workspaceId)).toBe(false);
+      const ws = await signupWorkspace(a, 'Two processes catalogue');
+      const id = await createItem(a, ws, 'Grinder');
+      await a.http.delete(`/catalog/${id}`).set(ws.headers).expect(200);
+      await heardEverything(a, b);
+      expect(await onSale(b, ws.workspaceId)).toBe(false);
       // B serves its memory: the row changed behind both services' backs is not seen.
-      await setStatusBehindTheBack(a, admin.workspaceId, id, 'ON_SALE');
-      expect(await onSale(b, admin.workspaceId)).toBe(false);
-      await setStatusBehindTheBack(a, admin.workspaceId, id, 'OFF_SALE');
+      await setStatusBehindTheBack(a, ws.workspaceId, id, 'ON_SALE');
+      expect(await onSale(b, ws.workspaceId)).toBe(false);
+      await setStatusBehindTheBack(a, ws.workspaceId, id, 'OFF_SALE');
       // A change through A reaches B when A commits (the notification takes a moment to arrive).
       const started = Date.now();
-      const second = await createItem(a, admin, 'Scale');
-      await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(true), 2_000, 5);
+      const second = await createItem(a, ws, 'Scale');
+      await eventually(async () => expect(await onSale(b, ws.workspaceId)).toBe(true), 2_000, 5);
       expect(Date.now() - started).toBeLessThan(2_000);
-      await a.http.delete(`/catalog/${second}`).set(admin.headers).expect(200);
-      await eventually(async () => expect(await onSale(b, admin.workspaceId)).toBe(false), 2_000, 5);
+      await a.http.delete(`/catalog/${second}`).set(ws.headers).expect(200);
+      await eventually(async () => expect(await onSale(b, ws.workspaceId)).toBe(false), 2_000, 5);
     });
 
     it("the webhook ack's connection cache: memory between changes, another instance's plan change seen at commit", async () => {
@@ -183,6 +198,7 @@ describe('cache invalidation', () => {
         })
         .expect(201);
       const id = String(channel.body.id);
+      await heardEverything(a, b);
       const cached = () => b.app.get(ChannelDirectory).findCached(id);
       expect((await cached())!.row.plan).toBe('ENTERPRISE');
       const [behind, through] = ['STARTER', 'PRO'] as const;
