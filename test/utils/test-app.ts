@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { type AppConfig, loadConfig } from 'src/core/config/app-config';
+import { CacheInvalidation, type CacheTopic } from 'src/core/events/cache-invalidation';
 import { JobQueueService } from 'src/core/queue/job-queue.service';
 import { buildOpenApiDocument, openApiDocumentOf } from 'src/core/http/openapi';
 import { createApp } from 'src/create-app';
@@ -127,7 +128,6 @@ function cachedOpenApiDocument(app: NestExpressApplication, config: AppConfig): 
   return document;
 }
 
-/** Whether this run uses BullMQ on a real Redis (jobs then complete asynchronously elsewhere). */
 /**
  * A second `api` process on the same PostgreSQL database as `first` (same encryption key and queue
  * prefix): what one process changes, the other must see (cross-process cache invalidation tests).
@@ -143,6 +143,25 @@ export function createSecondApiProcess(first: TestApp): Promise<TestApp> {
   });
 }
 
+/**
+ * Waits until `to` has heard every cache notification `from` committed so far. PostgreSQL delivers
+ * notifications in commit order, so once a marker sent now has arrived, so has each earlier one.
+ * Without it a late notification (a slow machine) drops what `to` has just cached, and a "served
+ * from memory" check reads the database instead. `marker` must be a topic the check does not read.
+ */
+export async function heardEverything(from: TestApp, to: TestApp, marker: CacheTopic): Promise<void> {
+  const before = to.app.get(CacheInvalidation).version(marker);
+  await from.app.get(CacheInvalidation).changed(marker);
+  await eventually(
+    async () => {
+      if (to.app.get(CacheInvalidation).version(marker) <= before) throw new Error(`marker ${marker} not heard yet`);
+    },
+    2_000,
+    5,
+  );
+}
+
+/** Whether this run uses BullMQ on a real Redis (jobs then complete asynchronously elsewhere). */
 export function usingRedis(): boolean {
   return Boolean(process.env.REDIS_URL);
 }

@@ -7,7 +7,7 @@ import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { AiConversationStatesService } from 'src/modules/ai-agents/ai-conversation-states.service';
 import { AiConversationsService } from 'src/modules/ai-agents/ai-conversations.service';
 import { AutomationCache } from 'src/modules/automations/automation-cache.service';
-import { type TestApp, createSecondApiProcess, createTestApp, eventually } from '../../utils/test-app';
+import { type TestApp, createSecondApiProcess, createTestApp, eventually, heardEverything } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
 import { connectCustom, postCustom, sql } from '../inbox/inbox-helpers';
 import type { MockPlatform } from '../inbox/mock-platform';
@@ -47,7 +47,9 @@ async function conversationOf(t: TestApp, admin: Session): Promise<string> {
   const channel = await connectCustom(t, admin, { url: 'http://127.0.0.1:9' } as MockPlatform);
   await postCustom(t, channel, { senderId: `c-${randomUUID()}`, text: 'hello' }).expect(200);
   return eventually(async () => {
-    const rows = await sql<{ id: string }>(t, 'SELECT id FROM conversations WHERE workspace_id = $1', [admin.workspaceId]);
+    const rows = await sql<{ id: string }>(t, 'SELECT id FROM conversations WHERE workspace_id = $1', [
+      admin.workspaceId,
+    ]);
     expect(rows).toHaveLength(1);
     return rows[0]!.id;
   });
@@ -158,6 +160,8 @@ describe('pipeline configuration caches: automations and AI agents', () => {
   });
 
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
+    /** Sent to know the other process heard every earlier notification: none of these caches reads it. */
+    const MARKER = 'sla-policies';
     let b: TestApp;
     beforeAll(async () => {
       b = await createSecondApiProcess(a);
@@ -172,6 +176,7 @@ describe('pipeline configuration caches: automations and AI agents', () => {
       expect(await activeRules(b, admin.workspaceId)).toEqual([]);
       const id = String((await a.http.post('/automations').set(admin.headers).send(RULE).expect(201)).body.id);
       await eventually(async () => expect(await activeRules(b, admin.workspaceId)).toEqual(['Tag refunds']), 2_000, 5);
+      await heardEverything(a, b, MARKER);
       await behindTheBack(a, 'UPDATE automations SET active = false WHERE workspace_id = $1 AND id = $2', [
         admin.workspaceId,
         id,
@@ -196,6 +201,7 @@ describe('pipeline configuration caches: automations and AI agents', () => {
         .expect(201);
       const id = String(created.body.id);
       await eventually(async () => expect(await agentOn(b, admin.workspaceId)).toBe('Night shift'), 2_000, 5);
+      await heardEverything(a, b, MARKER);
       await behindTheBack(a, 'UPDATE ai_agents SET active = false WHERE workspace_id = $1 AND id = $2', [
         admin.workspaceId,
         id,
@@ -209,6 +215,7 @@ describe('pipeline configuration caches: automations and AI agents', () => {
     it("a handoff committed by one instance reaches the other's AI status cache at commit; memory in between", async () => {
       const admin = await workspace(a, 'AI state, two processes');
       const conversationId = await conversationOf(a, admin);
+      await heardEverything(a, b, MARKER);
       expect(await aiStatus(b, admin.workspaceId, conversationId)).toBe('ACTIVE');
       await behindTheBack(
         a,

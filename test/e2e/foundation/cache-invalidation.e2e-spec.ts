@@ -8,7 +8,7 @@ import { QueuesService } from 'src/modules/queues';
 import { SlaService } from 'src/modules/sla';
 import { TicketSettingsService } from 'src/modules/tickets';
 import { WorkspacesService } from 'src/modules/workspaces';
-import { type TestApp, createSecondApiProcess, createTestApp, eventually } from '../../utils/test-app';
+import { type TestApp, createSecondApiProcess, createTestApp, eventually, heardEverything } from '../../utils/test-app';
 import { type Session, signupWorkspace } from '../../utils/sessions';
 
 /**
@@ -67,19 +67,6 @@ async function makeNewDefaultQueue(t: TestApp, admin: Session, name: string): Pr
     .send({ isDefault: true })
     .expect(200);
   return String(created.body.id);
-}
-
-/**
- * Waits until `to` has heard every notification committed so far by `from`'s writes: PostgreSQL
- * delivers notifications in commit order, so once a marker sent now has arrived, so has each earlier
- * one. Without it a late notification (a slow machine) drops what `to` just cached, and a "served
- * from memory" check reads the database instead.
- */
-async function heardEverything(from: TestApp, to: TestApp): Promise<void> {
-  const marker = 'ai-states'; // a topic none of the caches checked here reads
-  const before = to.app.get(CacheInvalidation).version(marker);
-  await from.app.get(CacheInvalidation).changed(marker);
-  await eventually(async () => expect(to.app.get(CacheInvalidation).version(marker)).toBeGreaterThan(before), 2_000, 5);
 }
 
 async function createItem(t: TestApp, admin: Session, name: string): Promise<string> {
@@ -168,7 +155,7 @@ describe('cache invalidation', () => {
       const ws = await signupWorkspace(a, 'Two processes catalogue');
       const id = await createItem(a, ws, 'Grinder');
       await a.http.delete(`/catalog/${id}`).set(ws.headers).expect(200);
-      await heardEverything(a, b);
+      await heardEverything(a, b, 'ai-states'); // the marker: a topic none of these caches reads
       expect(await onSale(b, ws.workspaceId)).toBe(false);
       // B serves its memory: the row changed behind both services' backs is not seen.
       await setStatusBehindTheBack(a, ws.workspaceId, id, 'ON_SALE');
@@ -198,7 +185,7 @@ describe('cache invalidation', () => {
         })
         .expect(201);
       const id = String(channel.body.id);
-      await heardEverything(a, b);
+      await heardEverything(a, b, 'ai-states'); // the marker: a topic none of these caches reads
       const cached = () => b.app.get(ChannelDirectory).findCached(id);
       expect((await cached())!.row.plan).toBe('ENTERPRISE');
       const [behind, through] = ['STARTER', 'PRO'] as const;
