@@ -14,6 +14,7 @@
  *   node scripts/build.mjs && node bench/probes/ack-latency-probe.js "$PWD" label [seconds] [rounds]
  *   ACK_ENV='{"WORKER_NICE":"0"}' …   # extra environment for both processes
  *   PROBE_WAITS=1 …                    # also sample the ack backends' wait events every 10 ms
+ *   PROBE_MODES=base,checkpoint …      # in turn per round; `checkpoint`: a CHECKPOINT just before our phase
  */
 const root = process.argv[2];
 if (!root) {
@@ -221,6 +222,10 @@ async function openLoop(url, rate, durationMs, build) {
               process.kill(service.child.pid, 'SIGWINCH');
               await new Promise((r) => setTimeout(r, 200));
             }
+            // `checkpoint`: a CHECKPOINT just before our phase, so the phase runs in the full-page-write
+            // storm that follows one (every page's first change after it logs the whole 8 kB page).
+            if (phase === 'ours' && mode === 'checkpoint') await mon.query('CHECKPOINT');
+            const lsn0 = (await mon.query('select pg_current_wal_lsn() l')).rows[0].l;
             genEld.reset();
             genEld.enable();
             const load0 = os.loadavg()[0];
@@ -238,6 +243,7 @@ async function openLoop(url, rate, durationMs, build) {
               await waitTimer.client.end();
             }
             sample();
+            const walMB = Number((await mon.query('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1) d', [lsn0])).rows[0].d) / 1048576;
             const lat = records.map((r) => r.end - r.due);
             const result = {
               label,
@@ -253,6 +259,7 @@ async function openLoop(url, rate, durationMs, build) {
               slow: lat.filter((x) => x > SLOW_MS).length,
               generatorLoopDelayP99: +(genEld.percentile(99) / 1e6).toFixed(1),
               generatorLoopDelayMax: +(genEld.max / 1e6).toFixed(1),
+              walMB: +walMB.toFixed(1), // the whole cluster's WAL during the phase
             };
             const cpu = {};
             for (const k of ['api', 'worker', 'ackPg', 'otherPg', 'redis', 'bare'])
