@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { SecretBox } from './crypto/secret-box.service';
-import { EmbeddedMaintenanceService } from './database/embedded-maintenance.service';
+import { TableMaintenanceService } from './database/table-maintenance.service';
 import { CacheInvalidation } from './events/cache-invalidation';
 import { EventBus } from './events/event-bus';
 import { FastRoutes } from './http/fast-routes';
@@ -21,7 +21,7 @@ import { RateLimiterService } from './http/rate-limiter.service';
     Ticker,
     FastRoutes,
     CacheInvalidation,
-    EmbeddedMaintenanceService,
+    TableMaintenanceService,
   ],
   exports: [RateLimiterService, SecretBox, OutboundUrlService, OutboundHttp, EventBus, Ticker, FastRoutes, CacheInvalidation],
 })

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { EmbeddedMaintenanceService } from 'src/core/database/embedded-maintenance.service';
+import { TableMaintenanceService } from 'src/core/database/table-maintenance.service';
 import { DataDirLockedError, EmbeddedPostgres } from 'src/core/database/embedded-postgres';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
@@ -164,8 +164,9 @@ describe('database runtime', () => {
 
   // PGlite runs PostgreSQL without its background workers: no autovacuum. The service's own looks
   // after the tables with autovacuum's default thresholds (DESIGN: the embedded engine keeps its
-  // plans as good as PostgreSQL's); on PostgreSQL it does nothing.
-  it('vacuums and analyses changed tables on a timer on the embedded engine, and leaves PostgreSQL to autovacuum', async () => {
+  // plans as good as PostgreSQL's); on PostgreSQL it does the same only when the server's autovacuum
+  // is off (as on the CI machine), and nothing otherwise.
+  it("vacuums and analyses changed tables on a timer where no autovacuum runs (embedded, or PostgreSQL with autovacuum off), and leaves PostgreSQL's autovacuum alone", async () => {
     const t = await createTestApp({ env: { EMBEDDED_MAINTENANCE_TICK_MS: '100' } });
     open.push(t);
     const db = t.app.get(DataSource);
@@ -175,27 +176,48 @@ describe('database runtime', () => {
     await db.query(`UPDATE maintenance_probe SET note = 'changed' WHERE id <= 300`);
     await db.query(`INSERT INTO maintenance_idle VALUES (1)`);
     const stats = async (table: string) =>
-      ((await db.query(
-        `SELECT s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analysed, c.reltuples::int AS rows
+      (
+        (await db.query(
+          `SELECT s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analysed, c.reltuples::int AS rows
            FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE s.relname = $1`,
-        [table],
-      )) as { vacuumed: boolean; analysed: boolean; rows: number }[])[0]!;
-    if (process.env.DATABASE_URL) {
+          [table],
+        )) as { vacuumed: boolean; analysed: boolean; rows: number }[]
+      )[0]!;
+    const [{ autovacuum }] = (await db.query(`SELECT current_setting('autovacuum') AS autovacuum`)) as {
+      autovacuum: string;
+    }[];
+    if (process.env.DATABASE_URL && autovacuum === 'on') {
       await new Promise((r) => setTimeout(r, 500));
-      expect(await t.app.get(EmbeddedMaintenanceService).runOnce()).toEqual([]);
+      expect(await t.app.get(TableMaintenanceService).runOnce()).toEqual([]);
       // Manual VACUUM / ANALYZE only (autovacuum's own runs are recorded apart).
       expect(await stats('maintenance_probe')).toMatchObject({ vacuumed: false, analysed: false });
       return;
     }
     // The timer, seen firing: 300 dead rows and 900 changes are past autovacuum's thresholds (50 + 20 %
     // and 50 + 10 % of the table's rows), so the table is vacuumed and analysed; the planner then knows its size.
-    await eventually(async () => expect(await stats('maintenance_probe')).toEqual({ vacuumed: true, analysed: true, rows: 600 }));
+    await eventually(async () =>
+      expect(await stats('maintenance_probe')).toEqual({ vacuumed: true, analysed: true, rows: 600 }),
+    );
     // One changed row is under every threshold.
     expect(await stats('maintenance_idle')).toMatchObject({ vacuumed: false, analysed: false });
     const dead: { n: number }[] = await db.query(
       `SELECT n_dead_tup::int AS n FROM pg_stat_user_tables WHERE relname = 'maintenance_probe'`,
     );
     expect(dead[0]!.n).toBe(0);
+    if (!process.env.DATABASE_URL) return;
+    // PostgreSQL: one process at a time — while another session holds the maintenance lock, a pass does nothing.
+    await db.query(`INSERT INTO maintenance_idle SELECT g FROM generate_series(2, 600) g`);
+    const other = new Client({ connectionString: t.config.db.url! });
+    await other.connect();
+    try {
+      await other.query(`SELECT pg_advisory_lock(hashtextextended('sis:table-maintenance', 0))`);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await t.app.get(TableMaintenanceService).runOnce()).toEqual([]);
+      expect(await stats('maintenance_idle')).toMatchObject({ analysed: false });
+    } finally {
+      await other.end();
+    }
+    await eventually(async () => expect(await stats('maintenance_idle')).toMatchObject({ analysed: true, rows: 600 }));
   });
 
   (process.env.DATABASE_URL ? it.skip : it)('refuses a second process on the same data directory', async () => {

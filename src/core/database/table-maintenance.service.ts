@@ -32,21 +32,29 @@ export interface MaintainedTable {
   readonly analyze: boolean;
 }
 
+/** The PostgreSQL advisory lock one process holds while it maintains tables (several workers, one pass). */
+const POSTGRES_LOCK = `hashtextextended('sis:table-maintenance', 0)`;
+
 /**
- * The embedded engine's autovacuum (PGlite runs PostgreSQL without its background workers, so nothing
- * else ever runs VACUUM or ANALYZE there). Without it the planner keeps the statistics of the tables'
- * first minutes — empty — and dead rows from every status update pile up: with 7,000 processed
- * webhook events the embedded pipeline ran at less than half its rate until an ANALYZE
- * (docs/performance.md, "Session 26: embedded maintenance").
+ * The service's own autovacuum, where nothing else runs one:
+ * - the embedded engine (PGlite runs PostgreSQL without its background workers, so nothing else ever
+ *   runs VACUUM or ANALYZE there). Without it the planner keeps the statistics of the tables' first
+ *   minutes — empty — and dead rows from every status update pile up: with 7,000 processed webhook
+ *   events the embedded pipeline ran at less than half its rate until an ANALYZE
+ *   (docs/performance.md, "Session 26: embedded maintenance");
+ * - a PostgreSQL server whose `autovacuum` is off (read at every tick): the same two effects, worse
+ *   with a backlog — the inbound claim's plan read every dead entry of the pending-events index
+ *   (docs/performance.md, "Session 28"). One process at a time (an advisory lock on its own
+ *   connection); with autovacuum on it does nothing.
  *
- * Every EMBEDDED_MAINTENANCE_TICK_MS (default 30 s; PostgreSQL's own naptime is 60 s), in the `all`
- * role on the embedded engine only: the tables whose changes passed autovacuum's default thresholds
- * get `VACUUM (ANALYZE)` or `ANALYZE`, at most four per tick, most changed first, each as background
- * work on the session (webhook acks first). Nothing on PostgreSQL, whose autovacuum does this.
+ * Every EMBEDDED_MAINTENANCE_TICK_MS (default 30 s; PostgreSQL's own naptime is 60 s), in the roles
+ * that run timers (`all`, `worker`): the tables whose changes passed autovacuum's default thresholds
+ * get `VACUUM (ANALYZE)` or `ANALYZE`, at most four per tick, most changed first. On the embedded
+ * engine each statement is background work on the session (webhook acks first).
  */
 @Injectable()
-export class EmbeddedMaintenanceService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('EmbeddedMaintenance');
+export class TableMaintenanceService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('TableMaintenance');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,29 +63,65 @@ export class EmbeddedMaintenanceService implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.runtime.engine !== 'embedded') return;
-    this.ticker.every('embedded.maintenance', this.config.ticks.embeddedMaintenanceMs, () => this.runOnce().then(() => undefined));
+    this.ticker.every('table.maintenance', this.config.ticks.embeddedMaintenanceMs, () =>
+      this.runOnce().then(() => undefined),
+    );
   }
 
   /** One pass: the tables due, each vacuumed and/or analysed. What was done (tests, operators). */
   runOnce(): Promise<MaintainedTable[]> {
+    return this.runtime.engine === 'embedded' ? this.runEmbedded() : this.runOnPostgres();
+  }
+
+  private runEmbedded(): Promise<MaintainedTable[]> {
     return sessionPriority.background(async () => {
-      if (this.runtime.engine !== 'embedded') return [];
       const db = this.runtime.dataSource.manager;
       await sessionPriority.yieldToForeground(YIELD_MAX_WAIT_MS);
       const due = await this.dueTables(db);
       for (const table of due) {
         await sessionPriority.yieldToForeground(YIELD_MAX_WAIT_MS);
-        const started = performance.now();
-        // `table` is the catalogue's own quoted name (regclass output), not input.
-        await db.query(table.vacuum ? `VACUUM (ANALYZE) ${table.table}` : `ANALYZE ${table.table}`);
-        this.logger.debug(
-          { table: table.table, vacuum: table.vacuum, ms: Math.round(performance.now() - started) },
-          'Embedded table maintained',
-        );
+        await this.maintain(db, table);
       }
       return due;
     });
+  }
+
+  private async runOnPostgres(): Promise<MaintainedTable[]> {
+    const runner = this.runtime.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ off }] = await queryRows<{ off: boolean }>(
+        runner,
+        `SELECT current_setting('autovacuum') = 'off' AS off`,
+        [],
+      );
+      if (!off) return [];
+      const [{ locked }] = await queryRows<{ locked: boolean }>(
+        runner,
+        `SELECT pg_try_advisory_lock(${POSTGRES_LOCK}) AS locked`,
+        [],
+      );
+      if (!locked) return [];
+      try {
+        const due = await this.dueTables(runner);
+        for (const table of due) await this.maintain(runner, table);
+        return due;
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(${POSTGRES_LOCK})`);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async maintain(db: RawQueryable, table: MaintainedTable): Promise<void> {
+    const started = performance.now();
+    // `table` is the catalogue's own quoted name (regclass output), not input.
+    await queryRows(db, table.vacuum ? `VACUUM (ANALYZE) ${table.table}` : `ANALYZE ${table.table}`, []);
+    this.logger.debug(
+      { table: table.table, vacuum: table.vacuum, ms: Math.round(performance.now() - started) },
+      'Table maintained',
+    );
   }
 
   /**
