@@ -27,7 +27,7 @@ export const EMBEDDED_REFUSAL =
  * import costs no more CPU with 32 MB (docs/performance.md, "Embedded write path"), and 16 MB keeps
  * PGlite's WebAssembly memory ≈ 18 MB smaller at a 100,000-row import's peak with the lists as fast
  * (session 23: a WebAssembly memory never shrinks, so every buffer touched once stays resident).
- * `default_statistics_target` 100 → 20: ANALYZE (EmbeddedMaintenanceService's timer) reads a sample of
+ * `default_statistics_target` 100 → 20: ANALYZE (TableMaintenanceService's timer) reads a sample of
  * 300 × the target rows into that same memory; after a 100,000-row import the 30,000-row sample of
  * `catalog_items` grew it by ~30 MB for good (CSV commit peak 358 → 327 MB, session 27). 6,000 rows
  * still estimate a table of the embedded engine's size (DESIGN §13 measures it at a tenth of PostgreSQL's).
