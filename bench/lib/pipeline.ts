@@ -137,17 +137,27 @@ export async function stored(
   db: Client,
   tag: string,
 ): Promise<{ texts: Set<string>; failed: number; processedAtMax: number }> {
-  const { rows } = await db.query(
-    `SELECT payload->>'text' AS text, status, extract(epoch FROM processed_at) * 1000 AS processed
-       FROM inbound_events WHERE payload->>'text' LIKE 'bench ${tag}-%'`,
-  );
   const texts = new Set<string>();
   let failed = 0;
   let processedAtMax = 0;
-  for (const row of rows as { text: string; status: string; processed: string | null }[]) {
-    texts.add(row.text.split(' ')[1]!);
-    if (row.status === 'FAILED') failed++;
-    if (row.processed) processedAtMax = Math.max(processedAtMax, Number(row.processed));
+  // In pages (by seq): the embedded engine's answers come over the admin socket, whose lines are
+  // limited to 4 MB — one answer for a 50,000-event ack round is larger.
+  let after = '0';
+  for (;;) {
+    const { rows } = await db.query(
+      `SELECT e.seq::text AS after, e.payload->>'text' AS text, e.status,
+              extract(epoch FROM e.processed_at) * 1000 AS processed
+         FROM inbound_events e WHERE e.payload->>'text' LIKE 'bench ${tag}-%' AND e.seq > $1::bigint
+        ORDER BY e.seq LIMIT 10000`,
+      [after],
+    );
+    for (const row of rows as { after: string; text: string; status: string; processed: string | null }[]) {
+      texts.add(row.text.split(' ')[1]!);
+      if (row.status === 'FAILED') failed++;
+      if (row.processed) processedAtMax = Math.max(processedAtMax, Number(row.processed));
+      after = row.after;
+    }
+    if (rows.length < 10000) break;
   }
   return { texts, failed, processedAtMax };
 }
