@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SlaBreachScheduler } from 'src/modules/sla';
+import { WebhookDispatcher } from 'src/modules/developer/webhooks/webhook-dispatcher.service';
 import { WebhookHttpClient } from 'src/modules/developer/webhooks/webhook-http.client';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { OutboundHttp } from 'src/core/http/outbound-http';
 import { type TestApp, createTestApp, eventually, usingRedis } from '../../utils/test-app';
 import { type Session, addMember, setPlan, signupWorkspace } from '../../utils/sessions';
@@ -553,5 +555,56 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     const redirect = await t.app.get(WebhookHttpClient).post(rx.url('/redirect'), {}, '{}');
     expect(redirect.statusCode).toBe(307);
     expect(rx.at('/elsewhere')).toEqual([]);
+  });
+
+  it('an attempt reads its webhook and event with its claim: switched off after the relay → logged FAILED, nothing sent; on again → sent, signed', async () => {
+    const admin = await signupWorkspace(t);
+    const h = await hook(admin, ['contact.created']);
+    const dispatcher = t.app.get(WebhookDispatcher);
+    const [event] = await sql<{ id: string }>(
+      t,
+      `INSERT INTO event_outbox (workspace_id, type, data, relayed_at)
+       VALUES ($1, 'contact.created', '{"contact": {"name": "Claimed Clara"}}'::jsonb, now()) RETURNING id`,
+      [admin.workspaceId],
+    );
+    const attempt = async (): Promise<string> => {
+      const [row] = await sql<{ id: string }>(
+        t,
+        `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, next_attempt_at)
+         VALUES ($1, $2, $3, 'contact.created', now()) RETURNING id`,
+        [admin.workspaceId, h.id, event!.id],
+      );
+      return row!.id;
+    };
+    const off = await attempt();
+    await sql(t, `UPDATE webhooks SET active = false WHERE id = $1`, [h.id]);
+    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.deliver(off))).toBe('failed');
+    const [logged] = await sql<{ status: string; error: string }>(
+      t,
+      `SELECT status, error FROM webhook_deliveries WHERE id = $1`,
+      [off],
+    );
+    expect(logged).toEqual({ status: 'FAILED', error: 'the webhook is disabled' });
+    expect(rx.at(h.path)).toEqual([]);
+
+    await sql(t, `UPDATE webhooks SET active = true, failure_count = 3 WHERE id = $1`, [h.id]);
+    const on = await attempt();
+    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.deliver(on))).toBe('sent');
+    const [sent] = rx.at(h.path);
+    verify(sent!, h.secret);
+    expect(sent!.body).toMatchObject({
+      id: event!.id,
+      type: 'contact.created',
+      workspaceId: admin.workspaceId,
+      data: { contact: { name: 'Claimed Clara' } },
+    });
+    // The success is stored and ends the failure streak, in one statement.
+    const [done] = await sql<{ status: string; status_code: number; failure_count: number }>(
+      t,
+      `SELECT d.status, d.status_code, w.failure_count FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.id = $1`,
+      [on],
+    );
+    expect(done).toEqual({ status: 'SUCCEEDED', status_code: 200, failure_count: 0 });
   });
 });

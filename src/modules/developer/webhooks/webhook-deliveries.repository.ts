@@ -4,6 +4,7 @@ import { type CursorPaginationQuery, type Page, findKeysetPage, newestFirst } fr
 import { WorkspaceScopedRepository } from 'src/core/tenancy/workspace-scoped.repository';
 import type { DeliveryStatus } from './webhook-delivery.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import type { WebhookEntity } from './webhook.entity';
 
 /** How long a claimed attempt may run before another worker may take it again (crash recovery). */
 const ATTEMPT_LEASE_SECONDS = 60;
@@ -27,8 +28,20 @@ export interface AttemptResult {
   readonly nextAttemptAt: Date | null;
 }
 
+/** What an attempt needs of its webhook (read with the claim). */
+export type WebhookTarget = Pick<
+  WebhookEntity,
+  'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'active' | 'disabledAt'
+>;
+
 export type ClaimOutcome =
-  | { readonly kind: 'claimed'; readonly delivery: WebhookDeliveryEntity }
+  | {
+      readonly kind: 'claimed';
+      readonly delivery: WebhookDeliveryEntity;
+      /** Null when the event is no longer stored / the webhook was deleted. */
+      readonly event: OutboxEvent | null;
+      readonly webhook: WebhookTarget | null;
+    }
   | { readonly kind: 'busy' }
   | { readonly kind: 'none' };
 
@@ -77,24 +90,6 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
     return { relayed: Number(row?.relayed ?? 0), deliveryIds: row?.ids ?? [] };
   }
 
-  /** The event a delivery carries (its outbox row). */
-  async findEvent(eventId: string): Promise<OutboxEvent | null> {
-    const rows = await this.query<
-      { id: string; type: string; workspace_id: string; created_at: Date; data: unknown }[]
-    >(`SELECT id, type, workspace_id, created_at, data FROM event_outbox WHERE workspace_id = $1 AND id = $2`, [
-      eventId,
-    ]);
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      type: row.type,
-      workspaceId: row.workspace_id,
-      createdAt: new Date(row.created_at).toISOString(),
-      data: row.data,
-    };
-  }
-
   /** An event written by the API itself (the `/test` ping): stored already relayed. */
   async insertRelayedEvent(type: string, data: unknown): Promise<OutboxEvent> {
     const rows = await this.query<{ id: string; created_at: Date }[]>(
@@ -113,8 +108,10 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
   }
 
   /**
-   * Claims a due PENDING attempt for sending (a lease, so a crashed attempt is picked again later).
-   * `busy` when its webhook already has MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight.
+   * Claims a due PENDING attempt for sending (a lease, so a crashed attempt is picked again later),
+   * and reads what the attempt sends — its event (outbox row) and its webhook — in the same
+   * statement (issue 16: one round trip instead of three per delivery). `busy` when its webhook
+   * already has MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight.
    */
   async claim(id: string): Promise<ClaimOutcome> {
     const rows = await this.query<Record<string, unknown>[]>(
@@ -133,14 +130,46 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
            FROM target, busy
           WHERE d.id = target.id AND busy.n < $4
          RETURNING d.*)
-       SELECT c.*, (SELECT n FROM busy) AS busy_count, (SELECT count(*) FROM target) AS found FROM (SELECT 1) one
-         LEFT JOIN claimed c ON true`,
+       SELECT c.*, (SELECT n FROM busy) AS busy_count, (SELECT count(*) FROM target) AS found,
+              e.id AS ev_id, e.type AS ev_type, e.created_at AS ev_created_at, e.data AS ev_data,
+              w.id AS wh_id, w.url AS wh_url, w.secret AS wh_secret, w.previous_secret AS wh_previous_secret,
+              w.previous_secret_expires_at AS wh_previous_secret_expires_at, w.active AS wh_active,
+              w.disabled_at AS wh_disabled_at
+         FROM (SELECT 1) one
+         LEFT JOIN claimed c ON true
+         LEFT JOIN event_outbox e ON e.workspace_id = $1 AND e.id = c.event_id
+         LEFT JOIN webhooks w ON w.workspace_id = $1 AND w.id = c.webhook_id`,
       [id, ATTEMPT_LEASE_SECONDS, MAX_IN_FLIGHT_PER_WEBHOOK],
     );
     const row = rows[0];
     if (!row || Number(row.found) === 0) return { kind: 'none' };
     if (!row.id) return { kind: 'busy' };
-    return { kind: 'claimed', delivery: this.fromRaw(row) };
+    return {
+      kind: 'claimed',
+      delivery: this.fromRaw(row),
+      event: row.ev_id
+        ? {
+            id: String(row.ev_id),
+            type: String(row.ev_type),
+            workspaceId: this.workspaceId,
+            createdAt: new Date(row.ev_created_at as string | Date).toISOString(),
+            data: row.ev_data,
+          }
+        : null,
+      webhook: row.wh_id
+        ? {
+            id: String(row.wh_id),
+            url: String(row.wh_url),
+            secret: String(row.wh_secret),
+            previousSecret: (row.wh_previous_secret as string | null) ?? null,
+            previousSecretExpiresAt: row.wh_previous_secret_expires_at
+              ? new Date(row.wh_previous_secret_expires_at as string | Date)
+              : null,
+            active: Boolean(row.wh_active),
+            disabledAt: row.wh_disabled_at ? new Date(row.wh_disabled_at as string | Date) : null,
+          }
+        : null,
+    };
   }
 
   /** Pushes a PENDING attempt back (its webhook is busy); not an attempt. */
@@ -168,6 +197,27 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
         result.responseExcerpt,
         result.nextAttemptAt,
       ],
+    );
+  }
+
+  /**
+   * A successful attempt, in one statement (no transaction around two): the outcome stored and the
+   * webhook's failure streak ended (written only when there was one, so concurrent successes do not
+   * queue on the webhook's row).
+   */
+  async finishSucceeded(
+    id: string,
+    webhookId: string,
+    result: Omit<AttemptResult, 'status' | 'error' | 'nextAttemptAt'>,
+  ): Promise<void> {
+    await this.query(
+      `WITH streak AS (
+         UPDATE webhooks SET failure_count = 0 WHERE workspace_id = $1 AND id = $3 AND failure_count <> 0)
+       UPDATE webhook_deliveries
+          SET status = 'SUCCEEDED', status_code = $4, duration_ms = $5, error = NULL, response_excerpt = $6,
+              next_attempt_at = NULL, locked_until = NULL
+        WHERE workspace_id = $1 AND id = $2`,
+      [id, webhookId, result.statusCode, result.durationMs, result.responseExcerpt],
     );
   }
 

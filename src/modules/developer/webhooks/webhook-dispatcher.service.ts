@@ -8,7 +8,7 @@ import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import type { WebhookEntity } from './webhook.entity';
-import { type OutboxEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { type OutboxEvent, WebhookDeliveriesRepository, type WebhookTarget } from './webhook-deliveries.repository';
 import { WebhookHttpClient, type WebhookHttpResult } from './webhook-http.client';
 import { signatureHeaders } from './webhook-signer';
 import { WebhooksRepository } from './webhooks.repository';
@@ -135,11 +135,7 @@ export class WebhookDispatcher implements OnModuleInit {
       await this.enqueueDelivery(workspaceId, deliveryId, `${deliveryId}-busy-${Date.now()}`, BUSY_RETRY_MS);
       return 'postponed';
     }
-    const delivery = claim.delivery;
-    const [webhook, event] = await Promise.all([
-      this.webhooks.findById(delivery.webhookId),
-      this.deliveries.findEvent(delivery.eventId),
-    ]);
+    const { delivery, webhook, event } = claim;
     if (!webhook || !event || !webhook.active || webhook.disabledAt) {
       await this.deliveries.finish(delivery.id, {
         status: 'FAILED',
@@ -152,33 +148,31 @@ export class WebhookDispatcher implements OnModuleInit {
       return 'failed';
     }
     const result = await this.send(webhook, event);
-    const ok = succeeded(result);
     const gone = result.statusCode === 410;
+    if (succeeded(result)) {
+      await this.deliveries.finishSucceeded(delivery.id, webhook.id, result);
+      return 'sent';
+    }
     const next = await this.tx.run(async () => {
       let nextAttempt: { id: string; at: Date } | null = null;
-      if (ok) {
-        await this.webhooks.recordSuccess(webhook.id);
-      } else {
-        const disabled = await this.webhooks.recordFailure(webhook.id, gone);
-        if (!disabled && delivery.attempt < this.maxAttempts) {
-          const delays = this.config.outbound.webhookRetryDelaysSeconds;
-          const delaySeconds = delays[Math.min(delivery.attempt - 1, delays.length - 1)] ?? 0;
-          const at = new Date(Date.now() + delaySeconds * 1000);
-          const scheduled = await this.deliveries.schedule(webhook.id, event.id, event.type, delivery.attempt + 1, at);
-          nextAttempt = { id: scheduled.id, at };
-        }
+      const disabled = await this.webhooks.recordFailure(webhook.id, gone);
+      if (!disabled && delivery.attempt < this.maxAttempts) {
+        const delays = this.config.outbound.webhookRetryDelaysSeconds;
+        const delaySeconds = delays[Math.min(delivery.attempt - 1, delays.length - 1)] ?? 0;
+        const at = new Date(Date.now() + delaySeconds * 1000);
+        const scheduled = await this.deliveries.schedule(webhook.id, event.id, event.type, delivery.attempt + 1, at);
+        nextAttempt = { id: scheduled.id, at };
       }
       await this.deliveries.finish(delivery.id, {
-        status: ok ? 'SUCCEEDED' : 'FAILED',
+        status: 'FAILED',
         statusCode: result.statusCode,
         durationMs: result.durationMs,
-        error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+        error: result.error ?? `HTTP ${result.statusCode}`,
         responseExcerpt: result.responseExcerpt,
         nextAttemptAt: nextAttempt?.at ?? null,
       });
       return nextAttempt;
     });
-    if (ok) return 'sent';
     if (!next) {
       this.logger.warn({ webhookId: webhook.id, deliveryId, gone }, 'Webhook delivery failed for good');
       return 'failed';
@@ -218,7 +212,7 @@ export class WebhookDispatcher implements OnModuleInit {
   }
 
   /** Signs and POSTs `{id, type, workspaceId, createdAt, data}`; the webhook-id is the event id on every attempt. */
-  private send(webhook: WebhookEntity, event: OutboxEvent): Promise<WebhookHttpResult> {
+  private send(webhook: WebhookTarget, event: OutboxEvent): Promise<WebhookHttpResult> {
     const body = JSON.stringify({
       id: event.id,
       type: event.type,

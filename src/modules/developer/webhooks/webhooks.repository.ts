@@ -17,14 +17,6 @@ export class WebhooksRepository extends WorkspaceScopedRepository<WebhookEntity>
     return findKeysetPage(this.scopedQuery(), query, newestFirst<WebhookEntity>('w'));
   }
 
-  /** A successful attempt: the failure streak ends. */
-  async recordSuccess(id: string): Promise<void> {
-    await this.query(
-      `UPDATE webhooks SET failure_count = 0 WHERE workspace_id = $1 AND id = $2 AND failure_count <> 0`,
-      [id],
-    );
-  }
-
   /**
    * A failed attempt: one more in the streak; `gone` (410) or the 50th failure in a row disables the
    * webhook (inactive, `disabledAt` stamped). Returns whether it is disabled now.
