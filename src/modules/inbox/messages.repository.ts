@@ -294,12 +294,19 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
 
   /**
    * A delivered message: SENT at `sentAt` (with the platform's id, when it gave one) and its event's
-   * outbox row, in ONE statement (no transaction around it). False when the message is gone. When
-   * the platform reused an id we already hold, the message is kept SENT without it.
+   * outbox row, in ONE statement (no transaction around it), which also reads the conversation's
+   * next outbound message still waiting after it (as `nextPendingOutbound`). `updated` false when
+   * the message is gone. When the platform reused an id we already hold, the message is kept SENT
+   * without it.
    */
-  async markSent(id: string, sentAt: Date, externalId: string | null, event: PreparedEvent): Promise<boolean> {
+  async markSent(
+    message: Pick<MessageEntity, 'id' | 'conversationId' | 'seq'>,
+    sentAt: Date,
+    externalId: string | null,
+    event: PreparedEvent,
+  ): Promise<{ updated: boolean; nextPending: string | null }> {
     const run = async (withId: string | null) => {
-      const rows = await this.queryRows<{ updated: number }>(
+      const rows = await this.queryRows<{ updated: number; next_pending: string | null }>(
         `WITH sent AS (
            UPDATE messages
               SET delivery_status = 'SENT', delivery_error = NULL, next_attempt_at = NULL, sent_at = $3,
@@ -307,11 +314,17 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
             WHERE messages.workspace_id = $1 AND messages.id = $2
            RETURNING id),
          ev AS (${event.sql} RETURNING 1)
-         SELECT (SELECT count(*)::int FROM sent) AS updated`,
-        [id, sentAt, withId, ...event.params],
+         SELECT (SELECT count(*)::int FROM sent) AS updated,
+                (SELECT n.id FROM messages n
+                  WHERE n.workspace_id = $1 AND n.conversation_id = $${event.params.length + 5}::uuid
+                    AND n.direction = 'OUTBOUND' AND n.delivery_status = 'PENDING'
+                    AND n.seq > $${event.params.length + 6}::bigint
+                  ORDER BY n.seq LIMIT 1) AS next_pending`,
+        [id, sentAt, withId, ...event.params, message.conversationId, message.seq],
       );
-      return (rows[0]?.updated ?? 0) > 0;
+      return { updated: (rows[0]?.updated ?? 0) > 0, nextPending: rows[0]?.next_pending ?? null };
     };
+    const id = message.id;
     try {
       return await run(externalId);
     } catch (error) {

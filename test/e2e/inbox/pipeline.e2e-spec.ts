@@ -8,7 +8,9 @@ import {
   InboundRecoveryService,
   InboundStageOrder,
 } from 'src/modules/inbound';
+import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { OutboundRecoveryService } from 'src/modules/inbox';
+import { OutboundDeliveryService } from 'src/modules/inbox/outbound/outbound-delivery.service';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
 import {
@@ -317,6 +319,38 @@ describe('Inbound pipeline: stage order, failures and retries, crash recovery, h
     });
     await conversationSatisfies(t, admin, conversationId, (c) => {
       expect(c.messages.find((m) => m.id === message!.id)!.deliveryStatus).toBe('SENT');
+    });
+  });
+
+  it('a reply held back by an earlier pending one is queued when that one is sent (read in the sent statement)', async () => {
+    const { admin, channel } = await setup();
+    const ack = await postCustom(t, channel, { senderId: 'o-2', text: 'hi' }).expect(200);
+    const event = await eventReaches(t, admin, channel.id, ack.body.eventId);
+    const conversationId = await conversationOfMessage(t, event.messageId as string);
+    const [first, second] = await sql<{ id: string }>(
+      t,
+      `INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text, delivery_status)
+       SELECT $1, $2, $3, 'OUTBOUND', 'AGENT', 'TEXT', 'reply ' || n, 'PENDING' FROM generate_series(1, 2) AS n ORDER BY n
+       RETURNING id`,
+      [admin.workspaceId, conversationId, channel.id],
+    );
+    mock.reset();
+    const delivery = t.app.get(OutboundDeliveryService);
+    // Without the conversation (as the recovery sweep's jobs): nothing here waits in order.
+    expect(await runAsWorkspace(admin.workspaceId, () => delivery.deliver(second!.id))).toBe('skipped');
+    expect(mock.received('/custom/outbound')).toHaveLength(0);
+    expect(await runAsWorkspace(admin.workspaceId, () => delivery.deliver(first!.id))).toBe('sent');
+    // The first one's SENT statement found the second waiting and queued it.
+    await eventually(async () => expect(mock.received('/custom/outbound')).toHaveLength(2));
+    expect(mock.received('/custom/outbound').map((r) => JSON.parse(r.raw).message.text)).toEqual([
+      'reply 1',
+      'reply 2',
+    ]);
+    await conversationSatisfies(t, admin, conversationId, (c) => {
+      expect(c.messages.filter((m) => m.direction === 'OUTBOUND').map((m) => m.deliveryStatus)).toEqual([
+        'SENT',
+        'SENT',
+      ]);
     });
   });
 

@@ -93,9 +93,9 @@ export class OutboundDeliveryService {
   }
 
   /**
-   * Claim (one statement, joined with the conversation's channel and recipient), send, then SENT and
-   * `message.sent` in one statement, then the conversation's next pending reply (one read): three
-   * statements per delivered message, no transaction around them.
+   * Claim (one statement, joined with the conversation's channel and recipient), send, then SENT,
+   * `message.sent` and the conversation's next pending reply in one statement: two statements per
+   * delivered message, no transaction around them.
    */
   private async attempt(messageId: string): Promise<DeliveryOutcome> {
     // The claim writes the row in a synchronous commit of its own, which flushes the WAL through
@@ -125,11 +125,10 @@ export class OutboundDeliveryService {
         { message: toMessageResponse(sent), conversationId: sent.conversationId },
         5,
       );
-      if (!(await this.messages.markSent(message.id, sentAt, result.externalId, event))) {
-        throw AppException.notFound('Message');
-      }
+      const marked = await this.messages.markSent(message, sentAt, result.externalId, event);
+      if (!marked.updated) throw AppException.notFound('Message');
       await event.written();
-      await this.releaseNext(workspaceId, message);
+      await this.queueNext(workspaceId, message, marked.nextPending);
       return 'sent';
     } catch (error) {
       return this.attemptFailed(workspaceId, message, error);
@@ -176,13 +175,17 @@ export class OutboundDeliveryService {
    */
   private async releaseNext(workspaceId: string, done: MessageEntity): Promise<void> {
     try {
-      const next = await this.messages.nextPendingOutbound(done.conversationId, done.seq);
-      // Its job already waits in this process behind this one (`deliver`): no second job.
-      if (next && !this.waiting.has(next)) {
-        await this.enqueue(workspaceId, next, `${next}-after-${done.id}`, 0, done.conversationId);
-      }
+      await this.queueNext(workspaceId, done, await this.messages.nextPendingOutbound(done.conversationId, done.seq));
     } catch (error) {
       this.logger.warn({ err: error, messageId: done.id }, 'Could not queue the next message of the conversation');
+    }
+  }
+
+  /** Queues `next` (read after `done` finished; a sent message's own statement reads it) unless its job already waits here. */
+  private async queueNext(workspaceId: string, done: MessageEntity, next: string | null): Promise<void> {
+    // Its job already waits in this process behind this one (`deliver`): no second job.
+    if (next && !this.waiting.has(next)) {
+      await this.enqueue(workspaceId, next, `${next}-after-${done.id}`, 0, done.conversationId);
     }
   }
 }
