@@ -21,7 +21,7 @@ export const AUTOVACUUM = {
   vacuumInsertScaleFactor: 0.2,
 } as const;
 
-/** Tables looked after per tick: each statement holds the embedded engine's one session. */
+/** Tables looked after per tick: each statement holds the embedded engine's one session (PostgreSQL: one connection). */
 const MAX_TABLES_PER_TICK = 4;
 /** How long a maintenance statement waits for webhook acks in flight before it takes the session anyway. */
 const YIELD_MAX_WAIT_MS = 500;

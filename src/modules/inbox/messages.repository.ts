@@ -281,14 +281,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
    * message held back), or null.
    */
   async nextPendingOutbound(conversationId: string, seq: string): Promise<string | null> {
-    const rows = await this.queryRows<{ id: string }>(
-      `SELECT id FROM messages
-        WHERE workspace_id = $1 AND conversation_id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
-          AND seq > $3::bigint
-        ORDER BY seq
-        LIMIT 1`,
-      [conversationId, seq],
-    );
+    const rows = await this.queryRows<{ id: string }>(nextPendingOutboundSql('$2', '$3'), [conversationId, seq]);
     return rows[0]?.id ?? null;
   }
 
@@ -305,6 +298,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     externalId: string | null,
     event: PreparedEvent,
   ): Promise<{ updated: boolean; nextPending: string | null }> {
+    const id = message.id;
     const run = async (withId: string | null) => {
       const rows = await this.queryRows<{ updated: number; next_pending: string | null }>(
         `WITH sent AS (
@@ -315,16 +309,11 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
            RETURNING id),
          ev AS (${event.sql} RETURNING 1)
          SELECT (SELECT count(*)::int FROM sent) AS updated,
-                (SELECT n.id FROM messages n
-                  WHERE n.workspace_id = $1 AND n.conversation_id = $${event.params.length + 5}::uuid
-                    AND n.direction = 'OUTBOUND' AND n.delivery_status = 'PENDING'
-                    AND n.seq > $${event.params.length + 6}::bigint
-                  ORDER BY n.seq LIMIT 1) AS next_pending`,
+                (${nextPendingOutboundSql(`$${event.params.length + 5}`, `$${event.params.length + 6}`)}) AS next_pending`,
         [id, sentAt, withId, ...event.params, message.conversationId, message.seq],
       );
       return { updated: (rows[0]?.updated ?? 0) > 0, nextPending: rows[0]?.next_pending ?? null };
     };
-    const id = message.id;
     try {
       return await run(externalId);
     } catch (error) {
@@ -369,4 +358,16 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     );
     return rows[0]?.id ?? null;
   }
+}
+
+/**
+ * The conversation's first PENDING outbound message after `seq` (per-conversation order), given the
+ * placeholders of the conversation and the seq; `$1` is the workspace. Read alone
+ * (`nextPendingOutbound`) or inside a sent message's statement (`markSent`).
+ */
+function nextPendingOutboundSql(conversation: string, seq: string): string {
+  return `SELECT n.id FROM messages n
+           WHERE n.workspace_id = $1 AND n.conversation_id = ${conversation}::uuid
+             AND n.direction = 'OUTBOUND' AND n.delivery_status = 'PENDING' AND n.seq > ${seq}::bigint
+           ORDER BY n.seq LIMIT 1`;
 }
