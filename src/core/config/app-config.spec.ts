@@ -60,9 +60,9 @@ describe('loadConfig', () => {
     );
   });
 
-  it('hashes passwords with scrypt N=16384, lowered to 1024 under NODE_ENV=test only', () => {
-    expect(loadConfig({ DATA_DIR: dir() }).auth.passwordHashCost).toBe(16384);
-    expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'development' }).auth.passwordHashCost).toBe(16384);
+  it('hashes passwords with scrypt N=32768, lowered to 1024 under NODE_ENV=test only', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).auth.passwordHashCost).toBe(32768);
+    expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'development' }).auth.passwordHashCost).toBe(32768);
     expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'test' }).auth.passwordHashCost).toBe(1024);
   });
 

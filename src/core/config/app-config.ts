@@ -55,8 +55,9 @@ export interface AppConfig {
     /** Login attempts per client IP over every email (issue 9; the per IP + email limit stays). */
     readonly loginIpRateLimit: { readonly points: number; readonly durationSeconds: number };
     /**
-     * scrypt's N for new password hashes: 16384 (password.util.ts); 1024 under NODE_ENV=test only, where
-     * every e2e test signs up and logs in through the real hashing (~60 ms of CPU per hash at 16384).
+     * scrypt's N for new password hashes: 32768 (password.util.ts, PASSWORD_HASH_COST); 1024 under
+     * NODE_ENV=test only, where every e2e test signs up and logs in through the real hashing (~0.1 s of
+     * CPU per hash at 32768).
      * Like bcrypt's minimum cost in Rails' tests; never in development or production.
      */
     readonly passwordHashCost: number;
@@ -270,7 +271,7 @@ export function loadConfig(env: Env): AppConfig {
       loginRateLimit,
       signupRateLimit,
       loginIpRateLimit,
-      passwordHashCost: nodeEnv === 'test' ? 1024 : 16384,
+      passwordHashCost: nodeEnv === 'test' ? 1024 : 32768,
     },
     http,
     ticks,

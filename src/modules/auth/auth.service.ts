@@ -35,6 +35,7 @@ export class AuthService {
     const ok = await verifyPassword(dto.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
     if (!user || !ok) throw new AppException(ErrorCode.InvalidCredentials, 'Email or password is wrong');
     await this.limiter.reset('login', rule, key);
+    await this.users.upgradePasswordHash(user, dto.password);
     return this.session(user);
   }
 

@@ -32,4 +32,10 @@ export class UsersRepository {
   async setPassword(id: string, passwordHash: string): Promise<void> {
     await this.repo.update({ id }, { passwordHash });
   }
+
+  /** Replaces the hash only while it is still `current` (a password changed meanwhile is left alone). */
+  async replacePasswordHash(id: string, current: string, passwordHash: string): Promise<boolean> {
+    const result = await this.repo.update({ id, passwordHash: current }, { passwordHash });
+    return (result.affected ?? 0) > 0;
+  }
 }

@@ -3,7 +3,7 @@ import type { AppConfig } from 'src/core/config/app-config';
 import { APP_CONFIG } from 'src/core/config/config.constants';
 import { AppException } from 'src/core/errors/app.exception';
 import { randomBytes } from 'node:crypto';
-import { hashPassword, verifyPassword } from './password.util';
+import { hashPassword, needsRehash, verifyPassword } from './password.util';
 import type { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 
@@ -65,6 +65,16 @@ export class UsersService {
     if (currentPassword === newPassword)
       throw AppException.field('newPassword', 'must differ from the current password');
     await this.users.setPassword(user.id, await hashPassword(newPassword, this.config.auth.passwordHashCost));
+  }
+
+  /**
+   * After a successful login: a hash made with a lower cost than today's (PASSWORD_HASH_COST was raised
+   * 16384 → 32768 in session 29) is replaced by one of today's cost, unless the password changed meanwhile.
+   */
+  async upgradePasswordHash(user: UserEntity, password: string): Promise<boolean> {
+    const cost = this.config.auth.passwordHashCost;
+    if (!needsRehash(user.passwordHash, cost)) return false;
+    return this.users.replacePasswordHash(user.id, user.passwordHash, await hashPassword(password, cost));
   }
 
   /** Sets a password without knowing the old one (CLI `user:password`, admin reset). */

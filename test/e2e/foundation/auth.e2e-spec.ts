@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type TestApp, createTestApp } from '../../utils/test-app';
 import { loginAdmin, signupWorkspace } from '../../utils/sessions';
 
@@ -36,6 +37,32 @@ describe('authentication', () => {
       .expect(401);
     expect(wrong.body).toMatchObject({ statusCode: 401, code: 'invalid_credentials' });
     expect(unknown.body.message).toBe(wrong.body.message);
+  });
+
+  it('upgrades a password hash of a lower scrypt cost at the next successful login', async () => {
+    const email = `rehash-${randomUUID()}@example.com`;
+    await t.http
+      .post('/auth/signup')
+      .send({ workspaceName: 'Rehash Co', name: 'Rae', email, password: 'password-123' })
+      .expect(201);
+    // A hash from before the cost was raised: N=512 is below the test cost (1024; 32768 in production).
+    const salt = randomBytes(16);
+    const key = scryptSync('password-123', salt, 64, { N: 512, r: 8, p: 1 });
+    const old = `scrypt$512$${salt.toString('base64')}$${key.toString('base64')}`;
+    const db = t.app.get(DataSource);
+    await db.query(`UPDATE users SET password_hash = $1 WHERE email = $2`, [old, email]);
+    const stored = async (): Promise<string> =>
+      ((await db.query(`SELECT password_hash FROM users WHERE email = $1`, [email])) as { password_hash: string }[])[0]!
+        .password_hash;
+
+    await t.http.post('/auth/login').send({ email, password: 'wrong-pass' }).expect(401);
+    expect(await stored()).toBe(old);
+    await t.http.post('/auth/login').send({ email, password: 'password-123' }).expect(200);
+    const upgraded = await stored();
+    expect(upgraded).toMatch(/^scrypt\$1024\$/);
+    await t.http.post('/auth/login').send({ email, password: 'password-123' }).expect(200);
+    expect(await stored()).toBe(upgraded);
+    await t.http.post('/auth/login').send({ email, password: 'wrong-pass' }).expect(401);
   });
 
   it('validates the login body', async () => {
