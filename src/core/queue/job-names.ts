@@ -20,4 +20,5 @@ export enum JobName {
   DeveloperWebhookDeliver = 'developer.webhook.deliver',
   InboundEventProcess = 'inbound.event.process',
   OutboundMessageDeliver = 'outbound.message.deliver',
+  OutboundMessagesDeliver = 'outbound.messages.deliver',
 }

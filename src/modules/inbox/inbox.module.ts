@@ -19,7 +19,7 @@ import { ConversationViewsService } from './conversation-views.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
-import { OutboundDeliveryJob } from './jobs/outbound-delivery.job';
+import { OutboundDeliveriesJob, OutboundDeliveryJob } from './jobs/outbound-delivery.job';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import { OutboundDeliveryService } from './outbound/outbound-delivery.service';
@@ -57,6 +57,7 @@ import { OutboundSweepRepository } from './outbound/outbound-sweep.repository';
     OutboundRecoveryService,
     InboundMessagesService,
     OutboundDeliveryJob,
+    OutboundDeliveriesJob,
   ],
   exports: [
     ConversationsService,

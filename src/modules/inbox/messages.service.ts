@@ -108,11 +108,8 @@ export class MessagesService {
       });
       const messages = await this.messages.insertOutboundAndStamp(values);
       const workspaceId = getTenantContext().workspaceId;
-      for (const message of messages) {
-        await this.tx.afterCommit(() =>
-          this.delivery.enqueue(workspaceId, message.id, message.id, 0, message.conversationId),
-        );
-      }
+      // Stored together, queued together: one delivery job for all (issue 16 item 3).
+      await this.tx.afterCommit(() => this.delivery.enqueueAll(workspaceId, messages));
       return messages.map(toMessageResponse);
     });
   }

@@ -379,6 +379,17 @@ describe('Inbound pipeline: events processed in groups', () => {
       await t.http.post('/ai-agents').set(session.headers).send({ name: 'Shop bot', provider: 'BUILTIN' }).expect(201);
     }
     const probe = instrument(admin.workspaceId);
+    // Which delivery jobs the answers were queued as (a group's answers: one job for all of them).
+    const queue = t.app.get(JobQueueService);
+    const enqueue = jest.spyOn(queue, 'enqueue');
+    const deliveryJobs = (): string[][] =>
+      enqueue.mock.calls
+        .filter(([name]) => name === JobName.OutboundMessageDeliver || name === JobName.OutboundMessagesDeliver)
+        .map(([name, data]) =>
+          name === JobName.OutboundMessagesDeliver
+            ? (data as unknown as { deliveries: { messageId: string }[] }).deliveries.map((d) => d.messageId)
+            : [(data as unknown as { messageId: string }).messageId],
+        );
     try {
       await probe.hold(channel);
       const otherEvent = (
@@ -454,7 +465,20 @@ describe('Inbound pipeline: events processed in groups', () => {
         );
         expect(order.slice(3)).toEqual(['answer', 'answer', 'answer', 'and the orbit lamp?', 'answer']);
       }
+      // Every answer (of the questions, not of the held messages) was queued once; on PostgreSQL the
+      // first round's three answers (stored together) as ONE job, and that job sent all three (above).
+      const answers = await sql<{ id: string; text: string }>(
+        t,
+        `SELECT m.id, m.text FROM messages m
+          WHERE m.channel_id = $1 AND m.sender_type = 'AI' AND m.text LIKE '%USD%' ORDER BY m.seq`,
+        [channel.id],
+      );
+      expect(answers).toHaveLength(4);
+      const jobs = deliveryJobs().filter((ids) => ids.some((id) => answers.some((a) => a.id === id)));
+      expect(jobs.flat().sort()).toEqual(answers.map((a) => a.id).sort());
+      if (!embedded) expect(jobs.map((ids) => ids.length)).toEqual([3, 1]);
     } finally {
+      enqueue.mockRestore();
       probe.release();
       probe.cleanup();
     }

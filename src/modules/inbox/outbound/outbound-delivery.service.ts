@@ -18,6 +18,11 @@ export interface OutboundDeliveryJobData extends JobPayload {
   readonly conversationId?: string;
 }
 
+/** The first attempts of replies stored together (a pipeline group's answers): one job for all. */
+export interface OutboundDeliveriesJobData extends JobPayload {
+  readonly deliveries: readonly { readonly messageId: string; readonly conversationId: string }[];
+}
+
 export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
 
 /**
@@ -64,6 +69,44 @@ export class OutboundDeliveryService {
     } catch (error) {
       this.logger.warn({ err: error, messageId }, 'Could not enqueue a delivery; the recovery sweep will pick it up');
     }
+  }
+
+  /**
+   * Queues the first attempts of replies stored together (`MessagesService.sendReplies`: a pipeline
+   * group's answers) as ONE job, whose attempts run side by side (`deliverAll`): a group's replies
+   * cost one job's Redis round trips instead of one job each (issue 16 item 3). One reply keeps its
+   * own job. Never throws: a lost enqueue is recovered by the sweep.
+   */
+  async enqueueAll(
+    workspaceId: string,
+    messages: readonly { readonly id: string; readonly conversationId: string }[],
+  ): Promise<void> {
+    const [first] = messages;
+    if (!first) return;
+    if (messages.length === 1) return this.enqueue(workspaceId, first.id, first.id, 0, first.conversationId);
+    const data: OutboundDeliveriesJobData = {
+      workspaceId,
+      deliveries: messages.map((m) => ({ messageId: m.id, conversationId: m.conversationId })),
+    };
+    try {
+      await this.jobs.enqueue(JobName.OutboundMessagesDeliver, data, { jobId: `${first.id}-group` });
+    } catch (error) {
+      this.logger.warn(
+        { err: error, messageIds: data.deliveries.map((d) => d.messageId) },
+        'Could not enqueue the deliveries; the recovery sweep will pick them up',
+      );
+    }
+  }
+
+  /**
+   * The attempts of one `enqueueAll` job, side by side (those of one conversation in order, as
+   * `deliver` runs them). Every attempt runs to its end; the job then fails if one of them threw.
+   */
+  async deliverAll(deliveries: OutboundDeliveriesJobData['deliveries']): Promise<DeliveryOutcome[]> {
+    const settled = await Promise.allSettled(deliveries.map((d) => this.deliver(d.messageId, d.conversationId)));
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<DeliveryOutcome>).value);
   }
 
   /**
