@@ -177,4 +177,35 @@ describe('OutboundHttp', () => {
       OutboundHttpError,
     );
   });
+
+  it('keeps a connection open for the next request to the same host; only a new connection is looked up and checked', async () => {
+    const http = client(false);
+    const port = new URL(base).port;
+    const asked: string[] = [];
+    http.resolver = (host, _family, cb) => {
+      asked.push(host);
+      cb(null, [{ address: '127.0.0.1', family: 4 }]);
+    };
+    http.blockedReasonFor = (host, address) => (host.endsWith('.public.test') ? null : blockedReason(address));
+    const connections: number[] = [];
+    const count = (): void => void connections.push(1);
+    server.on('connection', count);
+    try {
+      for (let i = 0; i < 3; i++) expect((await http.request({ url: `http://shop.public.test:${port}/ok` })).status).toBe(200);
+      expect(connections).toHaveLength(1);
+      expect(asked).toEqual(['shop.public.test']);
+      // Another host is another connection, looked up and checked on its own: refused here.
+      await expect(http.request({ url: `http://localhost:${port}/ok` })).rejects.toMatchObject({ kind: 'refused' });
+      expect(asked).toEqual(['shop.public.test', 'localhost']);
+      // A request that timed out does not give its connection back.
+      await expect(http.request({ url: `http://shop.public.test:${port}/slow`, timeoutMs: 100 })).rejects.toMatchObject({
+        kind: 'timeout',
+      });
+      expect((await http.request({ url: `http://shop.public.test:${port}/ok` })).status).toBe(200);
+      expect(connections).toHaveLength(2);
+    } finally {
+      server.off('connection', count);
+      http.onModuleDestroy();
+    }
+  });
 });

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { BlockList, isIP, isIPv4, type LookupFunction } from 'node:net';
 import type { AppConfig } from 'src/core/config/app-config';
 import { AppException } from 'src/core/errors/app.exception';
@@ -169,9 +169,25 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Headers kept when a redirect changes origin; every other one (keys, credentials, signatures) is dropped. */
 const CROSS_ORIGIN_SAFE = new Set(['accept', 'accept-language', 'user-agent', 'content-type']);
 
+/**
+ * Connections kept open between requests to one host and port (issue 16 item 3: a new TCP connection
+ * per reply or webhook was ~8 % of the worker's CPU in the AI round). Only a new connection resolves
+ * and checks an address (the `lookup` hook); a kept one stays on the address that was checked when it
+ * opened. An idle connection is closed after 4 s, or sooner when the server's `Keep-Alive: timeout`
+ * says so; a request that failed or timed out destroys its connection.
+ */
+export const OUTBOUND_KEEP_ALIVE = { keepAlive: true, timeout: 4_000, maxSockets: 64, maxFreeSockets: 16 } as const;
+
 @Injectable()
-export class OutboundHttp {
+export class OutboundHttp implements OnModuleDestroy {
+  private readonly agents = { http: new HttpAgent(OUTBOUND_KEEP_ALIVE), https: new HttpsAgent(OUTBOUND_KEEP_ALIVE) };
+
   constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'outbound'>) {}
+
+  onModuleDestroy(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
 
   private get allowPrivate(): boolean {
     return this.config.outbound.allowPrivateNetworks;
@@ -311,7 +327,8 @@ export class OutboundHttp {
       const remaining = deadline - Date.now();
       if (remaining <= 0)
         return reject(new OutboundHttpError('timeout', `no complete answer within ${timeoutMs / 1000} s`));
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const https = url.protocol === 'https:';
+      const send = https ? httpsRequest : httpRequest;
       const outHeaders: Record<string, string | number> = { ...headers };
       if (body !== undefined) outHeaders['content-length'] = Buffer.byteLength(body);
       let settled = false;
@@ -324,7 +341,12 @@ export class OutboundHttp {
       };
       const request = send(
         url,
-        { method, headers: outHeaders, lookup: this.lookup as unknown as LookupFunction, agent: false },
+        {
+          method,
+          headers: outHeaders,
+          lookup: this.lookup as unknown as LookupFunction,
+          agent: https ? this.agents.https : this.agents.http,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
