@@ -248,7 +248,17 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
    * message's delivery queues this one when it ends, see `nextPendingOutbound`).
    */
   async claimForDelivery(id: string): Promise<ClaimedDelivery | null> {
-    if (!isUuid(id)) return null;
+    return (await this.claimManyForDelivery([id])).get(id) ?? null;
+  }
+
+  /**
+   * `claimForDelivery` for several messages in ONE statement (a pipeline group's replies, issue 16
+   * item 3): the claimed ones by id; each is checked as above, against the statement's snapshot (of
+   * two messages of one conversation, the later one is held back by the earlier one).
+   */
+  async claimManyForDelivery(ids: readonly string[]): Promise<Map<string, ClaimedDelivery>> {
+    const valid = ids.filter(isUuid);
+    if (valid.length === 0) return new Map();
     const rows = await this.queryRows<
       Record<string, unknown> & { to_channel_id: string | null; to_recipient: string | null }
     >(
@@ -257,7 +267,8 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
             SET delivery_attempts = delivery_attempts + 1,
                 next_attempt_at = now() + make_interval(secs => ${DELIVERY_LEASE_SECONDS}),
                 updated_at = now()
-          WHERE messages.workspace_id = $1 AND messages.id = $2 AND direction = 'OUTBOUND' AND delivery_status = 'PENDING'
+          WHERE messages.workspace_id = $1 AND messages.id = ANY($2::uuid[]) AND direction = 'OUTBOUND'
+            AND delivery_status = 'PENDING'
             AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
             -- per-conversation order: every earlier outbound message is SENT or FAILED first
             AND NOT EXISTS (
@@ -267,13 +278,16 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
           RETURNING *)
        SELECT claimed.*, c.channel_id AS to_channel_id, c.contact_external_id AS to_recipient
          FROM claimed LEFT JOIN conversations c ON c.workspace_id = $1 AND c.id = claimed.conversation_id`,
-      [id],
+      [valid],
     );
-    const row = rows[0];
-    if (!row) return null;
-    const to =
-      row.to_channel_id && row.to_recipient ? { channelId: row.to_channel_id, recipientId: row.to_recipient } : null;
-    return { message: this.fromRaw(row), to };
+    const claimed = new Map<string, ClaimedDelivery>();
+    for (const row of rows) {
+      const to =
+        row.to_channel_id && row.to_recipient ? { channelId: row.to_channel_id, recipientId: row.to_recipient } : null;
+      const message = this.fromRaw(row);
+      claimed.set(message.id, { message, to });
+    }
+    return claimed;
   }
 
   /**

@@ -7,6 +7,7 @@ import { ContactsService } from 'src/modules/contacts';
 import { InboundPipeline } from 'src/modules/inbound';
 import { InboundEventsRepository } from 'src/modules/inbound/events/inbound-events.repository';
 import { InboundEventBatcher } from 'src/modules/inbound/pipeline/inbound-event-batcher';
+import { MessagesRepository } from 'src/modules/inbox/messages.repository';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
 import { type CustomChannel, connectCustom, eventReaches, inboxEnv, postCustom, sql } from './inbox-helpers';
@@ -382,6 +383,7 @@ describe('Inbound pipeline: events processed in groups', () => {
     // Which delivery jobs the answers were queued as (a group's answers: one job for all of them).
     const queue = t.app.get(JobQueueService);
     const enqueue = jest.spyOn(queue, 'enqueue');
+    const claims = jest.spyOn(t.app.get(MessagesRepository), 'claimManyForDelivery');
     const deliveryJobs = (): string[][] =>
       enqueue.mock.calls
         .filter(([name]) => name === JobName.OutboundMessageDeliver || name === JobName.OutboundMessagesDeliver)
@@ -476,8 +478,14 @@ describe('Inbound pipeline: events processed in groups', () => {
       expect(answers).toHaveLength(4);
       const jobs = deliveryJobs().filter((ids) => ids.some((id) => answers.some((a) => a.id === id)));
       expect(jobs.flat().sort()).toEqual(answers.map((a) => a.id).sort());
-      if (!embedded) expect(jobs.map((ids) => ids.length)).toEqual([3, 1]);
+      if (!embedded) {
+        expect(jobs.map((ids) => ids.length)).toEqual([3, 1]);
+        // ... and that job claimed its three replies in one statement.
+        const claimed = claims.mock.calls.map(([ids]) => [...ids].sort());
+        expect(claimed).toContainEqual([...jobs[0]!].sort());
+      }
     } finally {
+      claims.mockRestore();
       enqueue.mockRestore();
       probe.release();
       probe.cleanup();

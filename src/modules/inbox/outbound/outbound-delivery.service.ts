@@ -10,7 +10,7 @@ import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelDirectory, ChannelPlatforms, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
 import { toMessageResponse } from '../inbox.mapper';
 import type { MessageEntity } from '../message.entity';
-import { MessagesRepository } from '../messages.repository';
+import { type ClaimedDelivery, MessagesRepository } from '../messages.repository';
 
 export interface OutboundDeliveryJobData extends JobPayload {
   readonly messageId: string;
@@ -100,10 +100,27 @@ export class OutboundDeliveryService {
 
   /**
    * The attempts of one `enqueueAll` job, side by side (those of one conversation in order, as
-   * `deliver` runs them). Every attempt runs to its end; the job then fails if one of them threw.
+   * `deliver` runs them). The first message of each conversation with no attempt in flight in this
+   * process is claimed together with the others in ONE statement (`claimManyForDelivery`); the rest
+   * go through `deliver`. Every attempt runs to its end; the job then fails if one of them threw.
    */
   async deliverAll(deliveries: OutboundDeliveriesJobData['deliveries']): Promise<DeliveryOutcome[]> {
-    const settled = await Promise.allSettled(deliveries.map((d) => this.deliver(d.messageId, d.conversationId)));
+    const together = new Set<string>();
+    const conversations = new Set<string>();
+    for (const d of deliveries) {
+      if (!this.inFlight.has(d.conversationId) && !conversations.has(d.conversationId)) together.add(d.messageId);
+      conversations.add(d.conversationId);
+    }
+    const claims = together.size > 1 ? this.messages.claimManyForDelivery([...together]) : null;
+    const runs = deliveries.map((d) =>
+      claims && together.has(d.messageId)
+        ? this.inOrder(d.conversationId, d.messageId, async () => {
+            const claimed = (await claims).get(d.messageId);
+            return claimed ? this.send(claimed) : 'skipped';
+          })
+        : this.deliver(d.messageId, d.conversationId),
+    );
+    const settled = await Promise.allSettled(runs);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
     return settled.map((r) => (r as PromiseFulfilledResult<DeliveryOutcome>).value);
@@ -117,11 +134,20 @@ export class OutboundDeliveryService {
    */
   deliver(messageId: string, conversationId?: string): Promise<DeliveryOutcome> {
     if (!conversationId) return this.attempt(messageId);
+    return this.inOrder(conversationId, messageId, () => this.attempt(messageId));
+  }
+
+  /** Runs `run` once the attempt of `conversationId` in flight in this process (if any) is done, as the conversation's last. */
+  private inOrder(
+    conversationId: string,
+    messageId: string,
+    run: () => Promise<DeliveryOutcome>,
+  ): Promise<DeliveryOutcome> {
     const previous = this.inFlight.get(conversationId);
     this.waiting.add(messageId);
     const mine = (previous?.done ?? Promise.resolve()).then(() => {
       this.waiting.delete(messageId);
-      return this.attempt(messageId);
+      return run();
     });
     const done = mine.then(
       () => undefined,
@@ -135,18 +161,20 @@ export class OutboundDeliveryService {
     return mine;
   }
 
-  /**
-   * Claim (one statement, joined with the conversation's channel and recipient), send, then SENT,
-   * `message.sent` and the conversation's next pending reply in one statement: two statements per
-   * delivered message, no transaction around them.
-   */
   private async attempt(messageId: string): Promise<DeliveryOutcome> {
     // The claim writes the row in a synchronous commit of its own, which flushes the WAL through
     // every earlier commit — the pipeline's asynchronous one that stored an automatic reply included
     // (issue 16) — so nothing is sent that a database crash could take back.
     const claimed = await this.messages.claimForDelivery(messageId);
-    if (!claimed) return 'skipped';
-    const { message, to } = claimed;
+    return claimed ? this.send(claimed) : 'skipped';
+  }
+
+  /**
+   * A claimed message (one statement, joined with the conversation's channel and recipient): send,
+   * then SENT, `message.sent` and the conversation's next pending reply in one statement — two
+   * statements per delivered message (fewer when claimed together), no transaction around them.
+   */
+  private async send({ message, to }: ClaimedDelivery): Promise<DeliveryOutcome> {
     const workspaceId = getTenantContext().workspaceId;
     try {
       if (!to) throw AppException.notFound('Conversation');
