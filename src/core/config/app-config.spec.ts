@@ -81,7 +81,7 @@ describe('loadConfig', () => {
 
   it('reads the pipeline yield settings (issue 16): on by default, 0 turns it off, out of range refused', () => {
     const base = { DATA_DIR: dir() };
-    expect(loadConfig(base).pipelineYield).toEqual({ ackRate: 600, concurrency: 1, maxMs: 15_000 });
+    expect(loadConfig(base).pipelineYield).toEqual({ ackRate: 600, concurrency: 0, maxMs: 15_000 });
     const set = loadConfig({
       ...base,
       PIPELINE_YIELD_ACK_RATE: '0',
@@ -89,8 +89,8 @@ describe('loadConfig', () => {
       PIPELINE_YIELD_MAX_MS: '2000',
     });
     expect(set.pipelineYield).toEqual({ ackRate: 0, concurrency: 3, maxMs: 2_000 });
-    expect(() => loadConfig({ ...base, PIPELINE_YIELD_CONCURRENCY: '0', PIPELINE_YIELD_MAX_MS: '10' })).toThrow(
-      /PIPELINE_YIELD_CONCURRENCY must be an integer between 1[\s\S]*PIPELINE_YIELD_MAX_MS must be an integer between 1000/,
+    expect(() => loadConfig({ ...base, PIPELINE_YIELD_CONCURRENCY: '-1', PIPELINE_YIELD_MAX_MS: '10' })).toThrow(
+      /PIPELINE_YIELD_CONCURRENCY must be an integer between 0[\s\S]*PIPELINE_YIELD_MAX_MS must be an integer between 1000/,
     );
   });
 

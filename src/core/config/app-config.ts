@@ -28,8 +28,8 @@ export interface AppConfig {
   /**
    * PIPELINE_YIELD_ACK_RATE / PIPELINE_YIELD_CONCURRENCY / PIPELINE_YIELD_MAX_MS: while an `api`
    * process acknowledges webhook events at least this fast (per second), the workers of the inbound
-   * queue run at the lowered concurrency, for at most MAX_MS in a row (core/queue/pipeline-yield.ts).
-   * BullMQ only; a rate of 0 turns it off.
+   * queue run at the lowered concurrency (0, the default: paused), for at most MAX_MS in a row
+   * (core/queue/pipeline-yield.ts). BullMQ only; a rate of 0 turns it off.
    */
   readonly pipelineYield: PipelineYieldSettings;
   readonly dataDir: string;
@@ -195,7 +195,7 @@ export function loadConfig(env: Env): AppConfig {
   const ackPoolSize = int('ACK_POOL_SIZE', 2, 0, 20);
   const pipelineYield = {
     ackRate: int('PIPELINE_YIELD_ACK_RATE', 600, 0, 1_000_000),
-    concurrency: int('PIPELINE_YIELD_CONCURRENCY', 1, 1, 1_000),
+    concurrency: int('PIPELINE_YIELD_CONCURRENCY', 0, 0, 1_000),
     maxMs: int('PIPELINE_YIELD_MAX_MS', 15_000, 1_000, 3_600_000),
   };
   const jwtExpiresInSeconds = int('JWT_EXPIRES_IN_SECONDS', 12 * 3600, 60, 30 * 24 * 3600);

@@ -191,16 +191,19 @@ describe('OutboundHttp', () => {
     const count = (): void => void connections.push(1);
     server.on('connection', count);
     try {
-      for (let i = 0; i < 3; i++) expect((await http.request({ url: `http://shop.public.test:${port}/ok` })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await http.request({ url: `http://shop.public.test:${port}/ok` })).status).toBe(200);
       expect(connections).toHaveLength(1);
       expect(asked).toEqual(['shop.public.test']);
       // Another host is another connection, looked up and checked on its own: refused here.
       await expect(http.request({ url: `http://localhost:${port}/ok` })).rejects.toMatchObject({ kind: 'refused' });
       expect(asked).toEqual(['shop.public.test', 'localhost']);
       // A request that timed out does not give its connection back.
-      await expect(http.request({ url: `http://shop.public.test:${port}/slow`, timeoutMs: 100 })).rejects.toMatchObject({
-        kind: 'timeout',
-      });
+      await expect(http.request({ url: `http://shop.public.test:${port}/slow`, timeoutMs: 100 })).rejects.toMatchObject(
+        {
+          kind: 'timeout',
+        },
+      );
       expect((await http.request({ url: `http://shop.public.test:${port}/ok` })).status).toBe(200);
       expect(connections).toHaveLength(2);
     } finally {

@@ -86,7 +86,12 @@ export function processorFor(
             const yielding = governor.shouldYield(flag !== null, performance.now());
             if (yielding === this.yielding) return;
             this.yielding = yielding;
-            this.worker.concurrency = yielding ? lowered : full;
+            if (lowered === 0) {
+              // Paused: running jobs finish, no new one is fetched until the flag goes (or the cap).
+              void (yielding ? this.worker.pause(true) : this.worker.resume()).catch(() => undefined);
+            } else {
+              this.worker.concurrency = yielding ? lowered : full;
+            }
             this.logger.debug(yielding ? `yielding to acks (concurrency ${lowered})` : `full concurrency (${full})`);
           });
       }, YIELD_POLL_MS);

@@ -12,7 +12,7 @@
  * - the workers of that queue read the flag every YIELD_POLL_MS (one GET, not per job) and run at
  *   PIPELINE_YIELD_CONCURRENCY instead of their full concurrency while it is there (`YieldGovernor`).
  *
- * No starvation: the worker never stops (the lowered concurrency is at least 1), it yields for at most
+ * No starvation: the worker yields (a lowered concurrency, or paused at 0: the default) for at most
  * PIPELINE_YIELD_MAX_MS in a row and then ignores the flag for as long again, and the flag expires on
  * its own when the acks stop (or the api dies). In-process jobs (embedded engine, or Redis down) do
  * not take part: there the session priority orders acks and jobs (core/database/session-priority).
