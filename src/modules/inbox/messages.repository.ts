@@ -376,7 +376,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
 
 /**
  * The conversation's first PENDING outbound message after `seq` (per-conversation order), given the
- * placeholders of the conversation and the seq; `$1` is the workspace. Read alone
+ * SQL parameter references (`$2`, …) of the conversation and the seq; `$1` is the workspace. Read alone
  * (`nextPendingOutbound`) or inside a sent message's statement (`markSent`).
  */
 function nextPendingOutboundSql(conversation: string, seq: string): string {

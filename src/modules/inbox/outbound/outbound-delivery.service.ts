@@ -64,10 +64,20 @@ export class OutboundDeliveryService {
     conversationId?: string,
   ): Promise<void> {
     const data: OutboundDeliveryJobData = { workspaceId, messageId, ...(conversationId ? { conversationId } : {}) };
+    await this.queueOrWarn(JobName.OutboundMessageDeliver, data, { jobId, delayMs }, [messageId]);
+  }
+
+  /** The one enqueue of this service: a failure is logged, never thrown (the recovery sweep re-queues). */
+  private async queueOrWarn(
+    name: JobName,
+    data: OutboundDeliveryJobData | OutboundDeliveriesJobData,
+    options: { readonly jobId: string; readonly delayMs?: number },
+    messageIds: readonly string[],
+  ): Promise<void> {
     try {
-      await this.jobs.enqueue(JobName.OutboundMessageDeliver, data, { jobId, delayMs });
+      await this.jobs.enqueue(name, data, options);
     } catch (error) {
-      this.logger.warn({ err: error, messageId }, 'Could not enqueue a delivery; the recovery sweep will pick it up');
+      this.logger.warn({ err: error, messageIds }, 'Could not enqueue a delivery; the recovery sweep will pick it up');
     }
   }
 
@@ -88,14 +98,12 @@ export class OutboundDeliveryService {
       workspaceId,
       deliveries: messages.map((m) => ({ messageId: m.id, conversationId: m.conversationId })),
     };
-    try {
-      await this.jobs.enqueue(JobName.OutboundMessagesDeliver, data, { jobId: `${first.id}-group` });
-    } catch (error) {
-      this.logger.warn(
-        { err: error, messageIds: data.deliveries.map((d) => d.messageId) },
-        'Could not enqueue the deliveries; the recovery sweep will pick them up',
-      );
-    }
+    await this.queueOrWarn(
+      JobName.OutboundMessagesDeliver,
+      data,
+      { jobId: `${first.id}-group` },
+      messages.map((m) => m.id),
+    );
   }
 
   /**
