@@ -88,7 +88,10 @@ export function processorFor(
             this.yielding = yielding;
             if (lowered === 0) {
               // Paused: running jobs finish, no new one is fetched until the flag goes (or the cap).
-              void (yielding ? this.worker.pause(true) : this.worker.resume()).catch(() => undefined);
+              // A pause or resume that failed is tried again at the next read (never left paused).
+              void (yielding ? this.worker.pause(true) : this.worker.resume()).catch(() => {
+                this.yielding = !yielding;
+              });
             } else {
               this.worker.concurrency = yielding ? lowered : full;
             }
