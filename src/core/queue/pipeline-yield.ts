@@ -20,10 +20,14 @@
 
 /** The rate is measured over windows of at least this long; the flag is refreshed at most this often. */
 export const YIELD_WINDOW_MS = 250;
-/** The flag lives this long after its last refresh: the worker recovers within ~1 s of the flood's end. */
-export const YIELD_FLAG_TTL_MS = 1_000;
-/** How often a yielding queue's workers read the flag. */
-export const YIELD_POLL_MS = 250;
+/**
+ * The flag lives this long after its last refresh (two windows: one refresh may come late without the
+ * flag lapsing mid-flood), so the worker is back at full speed within ~0.6 s of the flood's end (was
+ * 1 s + a 250 ms read until session 30: a burst's backlog waited ~1 s for nothing).
+ */
+export const YIELD_FLAG_TTL_MS = 2 * YIELD_WINDOW_MS;
+/** How often a yielding queue's workers read the flag (one GET per worker process, never per job). */
+export const YIELD_POLL_MS = 100;
 
 /** The Redis key (BullMQ's `toKey`) of a queue's yield flag. */
 export const YIELD_KEY = 'yield';
