@@ -15,6 +15,8 @@
  * statements and Redis commands of the AI round that grew most.
  *
  *   npm run build && REDIS_URL=redis://127.0.0.1:6379/5 node bench/probes/ai-round-probe.js "$PWD" 2000 label
+ *   PROBE_ENV='{"WORKER_NICE":"0"}' …   # extra environment for the api and the worker
+ *   PROBE_TIMELINE=1 …   # + received / processed events per 500 ms of the AI round
  *   BENCH_CPU_PROF=/tmp/prof PROBE_AI_ONLY=1 node bench/probes/ai-round-probe.js …   # + a CPU profile of the worker
  */
 const root = process.argv[2];
@@ -119,7 +121,8 @@ async function settled(p) {
     embedded: false,
     log: (m) => console.error(m),
   };
-  await P.forEachEngine(ctx, { countStatements: true }, async (p) => {
+  const env = process.env.PROBE_ENV ? JSON.parse(process.env.PROBE_ENV) : {};
+  await P.forEachEngine(ctx, { countStatements: true, env }, async (p) => {
     const replies = await P.sink();
     const db = await S.serviceDb(p.service);
     const mon = new Client({ connectionString: p.service.env.DATABASE_URL });
@@ -198,6 +201,18 @@ async function settled(p) {
         pgCpuMs: m.pg,
         load: [load0.toFixed(1), os.loadavg()[0].toFixed(1)],
       });
+      if (process.env.PROBE_TIMELINE) {
+        // Per 500 ms from the first acknowledgement: events received (acked) and processed.
+        const t = await db.query(
+          `WITH e AS (SELECT received_at, processed_at FROM inbound_events WHERE payload->>'text' LIKE 'bench ${tag}-%'),
+                t0 AS (SELECT min(received_at) AS t0 FROM e)
+           SELECT s.slot, (SELECT count(*)::int FROM e WHERE floor(extract(epoch FROM e.received_at - t0) * 2) = s.slot) AS received,
+                  (SELECT count(*)::int FROM e WHERE floor(extract(epoch FROM e.processed_at - t0) * 2) = s.slot) AS processed
+             FROM t0, generate_series(0, (SELECT floor(extract(epoch FROM max(processed_at) - t0) * 2)::int FROM e, t0 GROUP BY t0)) AS s(slot)`,
+        );
+        console.log('timeline (500 ms slots: received / processed):');
+        console.log('  ' + t.rows.map((r) => `${r.received}/${r.processed}`).join(' '));
+      }
       const after = await settled(p);
       const d = C.delta(before, after, 30);
       console.log('AI round, statements per message:');
