@@ -27,6 +27,7 @@ import { SearchIndexPendingLists1764004100000 } from './1764004100000-SearchInde
 import { AgentSeatClaims1764005000000 } from './1764005000000-AgentSeatClaims';
 import { CatalogImportChunks1764400100000 } from './1764400100000-CatalogImportChunks';
 import { PipelineWriteContention1764500000000 } from './1764500000000-PipelineWriteContention';
+import { AutomationRunsWithoutRowChecks1764600000000 } from './1764600000000-AutomationRunsWithoutRowChecks';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   AgentSeatClaims1764005000000,
   CatalogImportChunks1764400100000,
   PipelineWriteContention1764500000000,
+  AutomationRunsWithoutRowChecks1764600000000,
 ];

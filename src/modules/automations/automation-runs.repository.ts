@@ -49,6 +49,9 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
   /**
    * All runs of one event in ONE statement: the rows are inserted, and the matched automations'
    * `run_count` / `last_run_at` move in the same statement (a data-modifying CTE, set-based).
+   * Runs are written only for automations that exist, locked `FOR KEY SHARE` once per statement (as
+   * `recordSkipped`): the table has no per-row foreign-key checks (migration 1764600000000), and an
+   * automation's deletion waits for the writers that saw it, then deletes its runs (`deleteOf`).
    */
   async record(runs: readonly NewRun[]): Promise<void> {
     if (runs.length === 0) return;
@@ -70,6 +73,7 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
          INSERT INTO automation_runs (workspace_id, automation_id, trigger, conversation_id, matched, status, actions, duration_ms)
          SELECT $1, i.automation_id, i.trigger, i.conversation_id, i.matched, i.status, i.actions, i.duration_ms
            FROM input i JOIN automations live ON live.workspace_id = $1 AND live.id = i.automation_id
+            FOR KEY SHARE OF live
          RETURNING automation_id, matched, created_at
        )
        UPDATE automations a
@@ -99,7 +103,8 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
          FROM unnest($2::text[], $3::uuid[], $4::timestamptz[], $5::text[]) AS e(trigger, conversation_id, at, ids)
          CROSS JOIN LATERAL unnest(string_to_array(e.ids, ',')::uuid[]) AS r(automation_id)
          JOIN automations live ON live.workspace_id = $1 AND live.id = r.automation_id
-         ${asyncCommit}`,
+         ${asyncCommit}
+         FOR KEY SHARE OF live`,
       [
         events.map((e) => e.trigger),
         events.map((e) => e.conversationId),
@@ -107,5 +112,13 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
         events.map((e) => e.automationIds.join(',')),
       ],
     );
+  }
+
+  /**
+   * The runs of an automation being deleted, in the deleting transaction after the automation's row
+   * (whose deletion waited for every writer holding it `FOR KEY SHARE`, so their runs are visible here).
+   */
+  async deleteOf(automationId: string): Promise<void> {
+    await this.query(`DELETE FROM automation_runs WHERE workspace_id = $1 AND automation_id = $2`, [automationId]);
   }
 }

@@ -86,6 +86,7 @@ export class AutomationsService {
   async remove(_ctx: TenantContext, id: string): Promise<void> {
     await this.tx.run(async () => {
       await this.automations.deleteById(id);
+      await this.runs.deleteOf(id);
       await this.automations.bumpVersion();
     });
   }

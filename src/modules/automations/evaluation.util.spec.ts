@@ -66,8 +66,17 @@ describe('compiled conditions', () => {
   // against subjects with values present, absent, of another case or accent, and lists: the compiled
   // form (the rule engine's) gives the same answer as the interpreted one (the test endpoint's).
   const operators = [
-    'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'in', 'not_in',
-    'is_set', 'is_not_set', 'greater_than', 'less_than',
+    'equals',
+    'not_equals',
+    'contains',
+    'not_contains',
+    'starts_with',
+    'in',
+    'not_in',
+    'is_set',
+    'is_not_set',
+    'greater_than',
+    'less_than',
   ];
   const fields: [string, unknown[]][] = [
     ['message.text', ['Refund please', 'refund', 'RÉFUND', '', ['refund']]],
@@ -78,7 +87,10 @@ describe('compiled conditions', () => {
   ];
   const subjects = [
     {},
-    { message: { text: 'I want a Réfund now' }, conversation: { priority: 'HIGH', tags: ['VIP', 'x'], createdAt: '2026-11-01' } },
+    {
+      message: { text: 'I want a Réfund now' },
+      conversation: { priority: 'HIGH', tags: ['VIP', 'x'], createdAt: '2026-11-01' },
+    },
     { message: { text: null }, conversation: { priority: 'low', tags: [], createdAt: null } },
     { contact: { customFields: { plan: 'Gold' } } },
     { contact: { customFields: { plan: 12 } } },

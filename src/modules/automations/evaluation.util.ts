@@ -85,10 +85,12 @@ function compileCondition(condition: Condition): CompiledConditions {
   const general = (actual: unknown) => applyOperator(operator, actual, expected, type);
   // Lists (tags) and `any`-typed fields (custom fields: the type depends on the stored value) take
   // the general path; the rest compare against a value prepared here.
-  const when = (fast: (actual: unknown) => boolean): CompiledConditions => (subject) => {
-    const actual = at(subject);
-    return Array.isArray(actual) ? general(actual) : fast(actual);
-  };
+  const when =
+    (fast: (actual: unknown) => boolean): CompiledConditions =>
+    (subject) => {
+      const actual = at(subject);
+      return Array.isArray(actual) ? general(actual) : fast(actual);
+    };
   switch (operator) {
     case 'contains':
     case 'not_contains':

@@ -156,6 +156,17 @@ describe('RULE engine: real inbound messages, API events, every action, run log,
     expect(future.data).toEqual([]);
     const paged = (await t.http.get('/automations/runs?limit=1').set(admin.headers).expect(200)).body;
     expect(paged.nextCursor).toEqual(expect.any(String));
+
+    // Deleting an automation deletes its runs (matched and SKIPPED), in the deleting transaction;
+    // the other automation's runs stay.
+    await t.http.delete(`/automations/${refund}`).set(admin.headers).expect(204);
+    expect(await runsOf(admin, refund)).toEqual([]);
+    const left = await sql<{ automation_id: string; n: string }>(
+      t,
+      'SELECT automation_id, count(*) AS n FROM automation_runs WHERE workspace_id = $1 GROUP BY automation_id',
+      [admin.workspaceId],
+    );
+    expect(left.map((r) => [r.automation_id, Number(r.n)])).toEqual([[greet, 1]]);
   });
 
   it('every action through the real services; a failing action is recorded and the next still runs', async () => {
