@@ -33,11 +33,11 @@ export type DomainEvent<K extends EventName = never> = [K] extends [never] ? Any
 
 export type EventListener<K extends EventName = never> = (event: DomainEvent<K>) => Promise<void> | void;
 
-/** An event's outbox row written by the caller's own statement (`EventBus.prepare`). */
+/** Events' outbox rows written by the caller's own statement (`EventBus.prepareAll`). */
 export interface PreparedEvent {
   /** The `INSERT INTO event_outbox …` to run as a CTE of the caller's statement. */
   readonly sql: string;
-  /** Its parameters, numbered from the `first` given to `prepare`. */
+  /** Its parameters, numbered from the `first` given to `prepareAll`. */
   readonly params: readonly unknown[];
   /** Call once the statement succeeded: the event is dispatched after commit, as `publish`'s. */
   readonly written: () => Promise<void>;
@@ -120,25 +120,27 @@ export class EventBus {
   }
 
   /**
-   * A change and its event in ONE statement (hot paths: a delivery's SENT mark): the event's outbox
-   * row as an `INSERT INTO event_outbox …` for the caller's statement to run as a CTE, its parameters
-   * numbered from `$first` (`$1` is the caller's workspace id, as in every scoped statement). Once
-   * that statement has succeeded the caller calls `written()`, which dispatches the event after
-   * commit exactly as `publish` does (at once outside a transaction).
+   * A change and its events in ONE statement (hot paths: deliveries' SENT marks): the events' outbox
+   * rows as an `INSERT INTO event_outbox …` for the caller's statement to run as a CTE, with one
+   * parameter, `$first` (their rows as JSON; `$1` is the caller's workspace id, as in every scoped
+   * statement) — the same statement text for one event or many. Once that statement has succeeded
+   * the caller calls `written()`, which dispatches the events after commit exactly as `publishAll`
+   * does (at once outside a transaction).
    */
-  prepare<K extends EventName>(name: K, workspaceId: string, data: EventMap[K], first: number): PreparedEvent {
-    const event: TypedDomainEvent<K> = {
-      id: randomUUID(),
-      name,
-      workspaceId,
-      data,
-      occurredAt: new Date().toISOString(),
-    };
+  prepareAll<K extends EventName>(
+    name: K,
+    workspaceId: string,
+    list: readonly EventMap[K][],
+    first: number,
+  ): PreparedEvent {
+    const occurredAt = new Date().toISOString();
+    const events = list.map((data): TypedDomainEvent<K> => ({ id: randomUUID(), name, workspaceId, data, occurredAt }));
     return {
       sql: `INSERT INTO event_outbox (id, workspace_id, type, data, created_at)
-            VALUES ($${first}::uuid, $1::uuid, $${first + 1}, $${first + 2}::jsonb, $${first + 3}::timestamptz)`,
-      params: [event.id, name, JSON.stringify(data), event.occurredAt],
-      written: () => this.tx.afterCommit(() => this.dispatch(workspaceId, [event as AnyDomainEvent])),
+            SELECT e.id, $1::uuid, e.type, e.data, e.created_at
+              FROM jsonb_to_recordset($${first}::jsonb) AS e(id uuid, type text, data jsonb, created_at timestamptz)`,
+      params: [JSON.stringify(events.map((e) => ({ id: e.id, type: name, data: e.data, created_at: occurredAt })))],
+      written: () => this.tx.afterCommit(() => this.dispatch(workspaceId, events as readonly AnyDomainEvent[])),
     };
   }
 

@@ -20,6 +20,15 @@ export interface ClaimedDelivery {
   readonly to: { readonly channelId: string; readonly recipientId: string } | null;
 }
 
+/** A message the platform accepted: when, and the platform's id for it (null: none given). */
+export interface SentMark {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly seq: string;
+  readonly sentAt: Date;
+  readonly externalId: string | null;
+}
+
 /** A customer message as the pipeline stores it. */
 export type InboundMessageValues = Pick<
   MessageEntity,
@@ -300,40 +309,68 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
   }
 
   /**
-   * A delivered message: SENT at `sentAt` (with the platform's id, when it gave one) and its event's
-   * outbox row, in ONE statement (no transaction around it), which also reads the conversation's
-   * next outbound message still waiting after it (as `nextPendingOutbound`). `updated` false when
-   * the message is gone. When the platform reused an id we already hold, the message is kept SENT
-   * without it.
+   * Delivered messages (one, or a group job's sends that ended together): each SENT at its `sentAt`
+   * with the platform's id when it gave one, and their events' outbox rows, in ONE statement (no
+   * transaction around it), which also reads each one's conversation's next outbound message still
+   * waiting after it (as `nextPendingOutbound`; the messages are of different conversations). By id:
+   * `updated` false when the message is gone. When the platform reused an id we already hold, the
+   * statement is run again keeping only the ids nobody else holds, then without any.
    */
   async markSent(
-    message: Pick<MessageEntity, 'id' | 'conversationId' | 'seq'>,
-    sentAt: Date,
-    externalId: string | null,
-    event: PreparedEvent,
-  ): Promise<{ updated: boolean; nextPending: string | null }> {
-    const id = message.id;
-    const run = async (withId: string | null) => {
-      const rows = await this.queryRows<{ updated: number; next_pending: string | null }>(
-        `WITH sent AS (
-           UPDATE messages
-              SET delivery_status = 'SENT', delivery_error = NULL, next_attempt_at = NULL, sent_at = $3,
-                  external_id = coalesce($4, external_id), updated_at = now()
-            WHERE messages.workspace_id = $1 AND messages.id = $2
-           RETURNING id),
-         ev AS (${event.sql} RETURNING 1)
-         SELECT (SELECT count(*)::int FROM sent) AS updated,
-                (${nextPendingOutboundSql(`$${event.params.length + 5}`, `$${event.params.length + 6}`)}) AS next_pending`,
-        [id, sentAt, withId, ...event.params, message.conversationId, message.seq],
+    sends: readonly SentMark[],
+    events: PreparedEvent,
+  ): Promise<Map<string, { updated: boolean; nextPending: string | null }>> {
+    const run = async (platformIds: 'all' | 'free' | 'none') => {
+      const externalId =
+        platformIds === 'all'
+          ? 'coalesce(v.external_id, m.external_id)'
+          : platformIds === 'free'
+            ? `CASE WHEN v.external_id IS NOT NULL AND NOT EXISTS (
+                 SELECT 1 FROM messages held WHERE held.channel_id = m.channel_id AND held.external_id = v.external_id)
+               THEN v.external_id ELSE m.external_id END`
+            : 'm.external_id';
+      return this.queryRows<{ id: string; updated: boolean; next_pending: string | null }>(
+        `WITH v AS (
+           SELECT * FROM jsonb_to_recordset($2::jsonb) AS v(id uuid, conversation_id uuid, seq bigint, sent_at timestamptz, external_id text)
+         ),
+         sent AS (
+           UPDATE messages m
+              SET delivery_status = 'SENT', delivery_error = NULL, next_attempt_at = NULL, sent_at = v.sent_at,
+                  external_id = ${externalId}, updated_at = now()
+             FROM v
+            WHERE m.workspace_id = $1 AND m.id = v.id
+           RETURNING m.id),
+         ev AS (${events.sql} RETURNING 1)
+         SELECT v.id, EXISTS (SELECT 1 FROM sent WHERE sent.id = v.id) AS updated,
+                (${nextPendingOutboundSql('v.conversation_id', 'v.seq')}) AS next_pending
+           FROM v`,
+        [
+          JSON.stringify(
+            sends.map((s) => ({
+              id: s.id,
+              conversation_id: s.conversationId,
+              seq: s.seq,
+              sent_at: s.sentAt.toISOString(),
+              external_id: s.externalId,
+            })),
+          ),
+          ...events.params,
+        ],
       );
-      return { updated: (rows[0]?.updated ?? 0) > 0, nextPending: rows[0]?.next_pending ?? null };
     };
+    let rows;
     try {
-      return await run(externalId);
+      rows = await run('all');
     } catch (error) {
-      if (externalId && isUniqueViolation(error)) return run(null);
-      throw error;
+      if (!isUniqueViolation(error) || !sends.some((s) => s.externalId)) throw error;
+      try {
+        rows = await run('free');
+      } catch (again) {
+        if (!isUniqueViolation(again)) throw again;
+        rows = await run('none');
+      }
     }
+    return new Map(rows.map((r) => [r.id, { updated: r.updated, nextPending: r.next_pending }]));
   }
 
   /** A failed attempt: PENDING until `nextAttemptAt`, or FAILED when none is left. */
@@ -376,8 +413,8 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
 
 /**
  * The conversation's first PENDING outbound message after `seq` (per-conversation order), given the
- * SQL parameter references (`$2`, …) of the conversation and the seq; `$1` is the workspace. Read alone
- * (`nextPendingOutbound`) or inside a sent message's statement (`markSent`).
+ * SQL expressions (parameter references such as `$2`, or columns) of the conversation and the seq; `$1`
+ * is the workspace. Read alone (`nextPendingOutbound`) or inside the SENT marks' statement (`markSent`).
  */
 function nextPendingOutboundSql(conversation: string, seq: string): string {
   return `SELECT n.id FROM messages n

@@ -384,6 +384,7 @@ describe('Inbound pipeline: events processed in groups', () => {
     const queue = t.app.get(JobQueueService);
     const enqueue = jest.spyOn(queue, 'enqueue');
     const claims = jest.spyOn(t.app.get(MessagesRepository), 'claimManyForDelivery');
+    const marks = jest.spyOn(t.app.get(MessagesRepository), 'markSent');
     const deliveryJobs = (): string[][] =>
       enqueue.mock.calls
         .filter(([name]) => name === JobName.OutboundMessageDeliver || name === JobName.OutboundMessagesDeliver)
@@ -480,12 +481,27 @@ describe('Inbound pipeline: events processed in groups', () => {
       expect(jobs.flat().sort()).toEqual(answers.map((a) => a.id).sort());
       if (!embedded) {
         expect(jobs.map((ids) => ids.length)).toEqual([3, 1]);
-        // ... and that job claimed its three replies in one statement.
+        // ... and that job claimed its three replies in one statement, and marked them SENT in one.
         const claimed = claims.mock.calls.map(([ids]) => [...ids].sort());
         expect(claimed).toContainEqual([...jobs[0]!].sort());
+        const marked = marks.mock.calls.map(([sends]) => sends.map((m) => m.id).sort());
+        expect(marked).toContainEqual([...jobs[0]!].sort());
       }
+      // Each answer is SENT with its own `message.sent` event, marked together or not.
+      await eventually(async () => {
+        const rows = await sql<{ status: string; events: number }>(
+          t,
+          `SELECT m.delivery_status AS status,
+                  (SELECT count(*)::int FROM event_outbox e
+                    WHERE e.type = 'message.sent' AND e.data->'message'->>'id' = m.id::text) AS events
+             FROM messages m WHERE m.id = ANY($1::uuid[])`,
+          [answers.map((a) => a.id)],
+        );
+        expect(rows).toEqual(answers.map(() => ({ status: 'SENT', events: 1 })));
+      });
     } finally {
       claims.mockRestore();
+      marks.mockRestore();
       enqueue.mockRestore();
       probe.release();
       probe.cleanup();

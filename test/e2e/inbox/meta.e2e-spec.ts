@@ -221,6 +221,32 @@ describe('Meta webhook: Messenger, Instagram, WhatsApp', () => {
         externalId: expect.stringMatching(/^m_out_/),
       });
     });
+
+    // The Send API answers the next reply with the id it gave the first one: that reply is SENT
+    // once, without the id (the first one keeps it), with its own message.sent event.
+    const reused = (
+      await sql<{ external_id: string }>(t, 'SELECT external_id FROM messages WHERE id = $1', [reply.body.id])
+    )[0]!.external_id;
+    mock.fail('/me/messages', 1, 200, { recipient_id: psid1, message_id: reused });
+    const second = await t.http
+      .post(`/conversations/${first}/messages`)
+      .set(agent.headers)
+      .send({ text: 'Tracking follows.' })
+      .expect(201);
+    await conversationSatisfies(t, admin, first, (c) => {
+      expect(c.messages.find((m) => m.id === second.body.id)).toMatchObject({
+        deliveryStatus: 'SENT',
+        externalId: null,
+      });
+      expect(c.messages.find((m) => m.id === reply.body.id)).toMatchObject({ externalId: reused });
+    });
+    expect(mock.received('/graph/v21.0/me/messages', 'POST')).toHaveLength(2);
+    const [sentEvents] = await sql<{ n: number }>(
+      t,
+      `SELECT count(*)::int AS n FROM event_outbox WHERE type = 'message.sent' AND data->'message'->>'id' = $1`,
+      [second.body.id],
+    );
+    expect(sentEvents!.n).toBe(1);
   });
 
   it('refuses POSTs naming only unknown accounts unless signed with META_APP_SECRET', async () => {

@@ -10,7 +10,8 @@ import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelDirectory, ChannelPlatforms, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
 import { toMessageResponse } from '../inbox.mapper';
 import type { MessageEntity } from '../message.entity';
-import { type ClaimedDelivery, MessagesRepository } from '../messages.repository';
+import { type ClaimedDelivery, MessagesRepository, type SentMark as SentRow } from '../messages.repository';
+import { SentMarks, type SentMarkSlot } from './sent-marks';
 
 export interface OutboundDeliveryJobData extends JobPayload {
   readonly messageId: string;
@@ -24,6 +25,22 @@ export interface OutboundDeliveriesJobData extends JobPayload {
 }
 
 export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
+
+/** A message the platform accepted, with the row it was claimed as (its `message.sent` event). */
+interface SentMark extends SentRow {
+  readonly message: MessageEntity;
+}
+
+interface MarkResult {
+  readonly updated: boolean;
+  readonly nextPending: string | null;
+}
+
+/**
+ * How long a group job's accepted sends wait for its other sends before their SENT marks are written
+ * without them (SentMarks): a slow platform call holds the others' marks back at most this long.
+ */
+const SENT_MARKS_WAIT_MS = 25;
 
 /**
  * Delivers stored OUTBOUND messages through the conversation's channel (DESIGN §4.4), in order per
@@ -120,14 +137,20 @@ export class OutboundDeliveryService {
       conversations.add(d.conversationId);
     }
     const claims = together.size > 1 ? this.messages.claimManyForDelivery([...together]) : null;
-    const runs = deliveries.map((d) =>
-      claims && together.has(d.messageId)
-        ? this.inOrder(d.conversationId, d.messageId, async () => {
-            const claimed = (await claims).get(d.messageId);
-            return claimed ? this.send(claimed) : 'skipped';
-          })
-        : this.deliver(d.messageId, d.conversationId),
-    );
+    const workspaceId = getTenantContext().workspaceId;
+    const marks = new SentMarks<SentMark, MarkResult>((list) => this.markSent(workspaceId, list), SENT_MARKS_WAIT_MS);
+    const runs = deliveries.map((d) => {
+      if (!claims || !together.has(d.messageId)) return this.deliver(d.messageId, d.conversationId);
+      const slot = marks.slot();
+      return this.inOrder(d.conversationId, d.messageId, async () => {
+        try {
+          const claimed = (await claims).get(d.messageId);
+          return claimed ? await this.send(claimed, slot) : 'skipped';
+        } finally {
+          slot.leave();
+        }
+      });
+    });
     const settled = await Promise.allSettled(runs);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
@@ -180,38 +203,58 @@ export class OutboundDeliveryService {
   /**
    * A claimed message (one statement, joined with the conversation's channel and recipient): send,
    * then SENT, `message.sent` and the conversation's next pending reply in one statement — two
-   * statements per delivered message (fewer when claimed together), no transaction around them.
+   * statements per delivered message, fewer for a group job's (claimed together, and marked SENT
+   * together through `slot`: SentMarks), no transaction around them.
    */
-  private async send({ message, to }: ClaimedDelivery): Promise<DeliveryOutcome> {
+  private async send(
+    { message, to }: ClaimedDelivery,
+    slot?: SentMarkSlot<SentMark, MarkResult>,
+  ): Promise<DeliveryOutcome> {
     const workspaceId = getTenantContext().workspaceId;
     try {
       if (!to) throw AppException.notFound('Conversation');
       const connection = await this.channels.getOpened(to.channelId);
       if (connection.status !== 'ACTIVE') throw new PermanentDeliveryError('The channel is disconnected');
       const result = await this.platforms.send(connection, to.recipientId, contentOf(message));
-      const sentAt = new Date();
-      const sent: MessageEntity = {
-        ...message,
-        deliveryStatus: 'SENT',
-        deliveryError: null,
-        nextAttemptAt: null,
-        sentAt,
-        externalId: result.externalId ?? message.externalId,
+      const sent: SentMark = {
+        id: message.id,
+        conversationId: message.conversationId,
+        seq: message.seq,
+        sentAt: new Date(),
+        externalId: result.externalId,
+        message,
       };
-      const event = this.bus.prepare(
-        'message.sent',
-        workspaceId,
-        { message: toMessageResponse(sent), conversationId: sent.conversationId },
-        5,
-      );
-      const marked = await this.messages.markSent(message, sentAt, result.externalId, event);
+      const marked = slot ? await slot.mark(sent) : (await this.markSent(workspaceId, [sent]))[0]!;
       if (!marked.updated) throw AppException.notFound('Message');
-      await event.written();
       await this.queueNext(workspaceId, message, marked.nextPending);
       return 'sent';
     } catch (error) {
+      slot?.leave();
       return this.attemptFailed(workspaceId, message, error);
     }
+  }
+
+  /** SENT, in one statement with their `message.sent` events; the results in the order given. */
+  private async markSent(workspaceId: string, sends: readonly SentMark[]): Promise<MarkResult[]> {
+    const events = this.bus.prepareAll(
+      'message.sent',
+      workspaceId,
+      sends.map(({ message, sentAt, externalId }) => {
+        const sent: MessageEntity = {
+          ...message,
+          deliveryStatus: 'SENT',
+          deliveryError: null,
+          nextAttemptAt: null,
+          sentAt,
+          externalId: externalId ?? message.externalId,
+        };
+        return { message: toMessageResponse(sent), conversationId: sent.conversationId };
+      }),
+      3,
+    );
+    const marked = await this.messages.markSent(sends, events);
+    await events.written();
+    return sends.map((s) => marked.get(s.id) ?? { updated: false, nextPending: null });
   }
 
   private async attemptFailed(workspaceId: string, message: MessageEntity, error: unknown): Promise<DeliveryOutcome> {
