@@ -326,7 +326,8 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
           ? 'coalesce(v.external_id, m.external_id)'
           : platformIds === 'free'
             ? `CASE WHEN v.external_id IS NOT NULL AND NOT EXISTS (
-                 SELECT 1 FROM messages held WHERE held.channel_id = m.channel_id AND held.external_id = v.external_id)
+                 SELECT 1 FROM messages held
+                  WHERE held.workspace_id = $1 AND held.channel_id = m.channel_id AND held.external_id = v.external_id)
                THEN v.external_id ELSE m.external_id END`
             : 'm.external_id';
       return this.queryRows<{ id: string; updated: boolean; next_pending: string | null }>(
