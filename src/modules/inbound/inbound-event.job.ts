@@ -13,13 +13,13 @@ export interface InboundEventJobData extends JobPayload {
 /**
  * Processes one stored inbound event, together with the other events this process's jobs hold at the
  * same time (InboundEventBatcher: one transaction for a group). Never throws: retries are driven by
- * the event row. Concurrency 32: while up to four groups run, the next jobs gather for the next ones.
+ * the event row. Concurrency 48: while up to four groups of 12 run, the next jobs gather for the next ones.
  */
 @Injectable()
 export class InboundEventJob {
   constructor(private readonly batcher: InboundEventBatcher) {}
 
-  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 32, yieldsToAcks: true })
+  @JobHandler({ name: JobName.InboundEventProcess, queue: QueueName.Inbound, concurrency: 48, yieldsToAcks: true })
   handle(data: InboundEventJobData): Promise<RunOutcome> {
     return this.batcher.submit(data.eventId);
   }

@@ -17,7 +17,7 @@ import { MockPlatform } from './mock-platform';
  */
 const ACK_RATE = 20;
 /** The inbound handler's concurrency (its @JobHandler) and the lowered one set below. */
-const FULL = 32;
+const FULL = 48;
 
 interface InboundProcessor {
   readonly yielding: boolean;

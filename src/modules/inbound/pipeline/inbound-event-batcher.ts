@@ -18,7 +18,8 @@ import { InboundEventRunner, type RunOutcome } from './inbound-event-runner';
  * webhook ack never waits behind a long transaction.
  */
 const GROUPS_AT_ONCE = 4;
-const MAX_GROUP = 8;
+/** Session 30: 8 → 12 (AI round 229–233 → 250–255 msg/s; 3.9 → 3.2 statements per message). */
+const MAX_GROUP = 12;
 const EMBEDDED_MAX_GROUP = 4;
 
 interface Waiting {
