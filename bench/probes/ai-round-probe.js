@@ -25,7 +25,7 @@ if (!root) {
   process.exit(2);
 }
 const messages = Number(process.argv[3] ?? 2000);
-const senders = messages / 10;
+const senders = Number(process.env.PROBE_SENDERS ?? messages / 10);
 const label = process.argv[4] ?? root;
 const { randomBytes } = require('node:crypto');
 const os = require('node:os');
