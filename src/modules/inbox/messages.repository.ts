@@ -22,11 +22,15 @@ export interface ClaimedDelivery {
 
 /** A message the platform accepted: when, and the platform's id for it (null: none given). */
 export interface SentMark {
-  readonly id: string;
-  readonly conversationId: string;
-  readonly seq: string;
+  readonly message: Pick<MessageEntity, 'id' | 'conversationId' | 'seq'>;
   readonly sentAt: Date;
   readonly externalId: string | null;
+}
+
+/** What a SENT mark found: whether the message was still there, and its conversation's next held-back reply. */
+export interface SentMarkResult {
+  readonly updated: boolean;
+  readonly nextPending: string | null;
 }
 
 /** A customer message as the pipeline stores it. */
@@ -316,10 +320,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
    * `updated` false when the message is gone. When the platform reused an id we already hold, the
    * statement is run again keeping only the ids nobody else holds, then without any.
    */
-  async markSent(
-    sends: readonly SentMark[],
-    events: PreparedEvent,
-  ): Promise<Map<string, { updated: boolean; nextPending: string | null }>> {
+  async markSent(sends: readonly SentMark[], events: PreparedEvent): Promise<Map<string, SentMarkResult>> {
     const run = async (platformIds: 'all' | 'free' | 'none') => {
       const externalId =
         platformIds === 'all'
@@ -348,9 +349,9 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
         [
           JSON.stringify(
             sends.map((s) => ({
-              id: s.id,
-              conversation_id: s.conversationId,
-              seq: s.seq,
+              id: s.message.id,
+              conversation_id: s.message.conversationId,
+              seq: s.message.seq,
               sent_at: s.sentAt.toISOString(),
               external_id: s.externalId,
             })),

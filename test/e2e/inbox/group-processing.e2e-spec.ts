@@ -484,7 +484,7 @@ describe('Inbound pipeline: events processed in groups', () => {
         // ... and that job claimed its three replies in one statement, and marked them SENT in one.
         const claimed = claims.mock.calls.map(([ids]) => [...ids].sort());
         expect(claimed).toContainEqual([...jobs[0]!].sort());
-        const marked = marks.mock.calls.map(([sends]) => sends.map((m) => m.id).sort());
+        const marked = marks.mock.calls.map(([sends]) => sends.map((m) => m.message.id).sort());
         expect(marked).toContainEqual([...jobs[0]!].sort());
       }
       // Each answer is SENT with its own `message.sent` event, marked together or not.

@@ -10,7 +10,7 @@ import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import { ChannelDirectory, ChannelPlatforms, type OutboundContent, PermanentDeliveryError } from 'src/modules/channels';
 import { toMessageResponse } from '../inbox.mapper';
 import type { MessageEntity } from '../message.entity';
-import { type ClaimedDelivery, MessagesRepository, type SentMark as SentRow } from '../messages.repository';
+import { type ClaimedDelivery, MessagesRepository, type SentMark, type SentMarkResult } from '../messages.repository';
 import { SentMarks, type SentMarkSlot } from './sent-marks';
 
 export interface OutboundDeliveryJobData extends JobPayload {
@@ -26,14 +26,9 @@ export interface OutboundDeliveriesJobData extends JobPayload {
 
 export type DeliveryOutcome = 'sent' | 'retrying' | 'failed' | 'skipped';
 
-/** A message the platform accepted, with the row it was claimed as (its `message.sent` event). */
-interface SentMark extends SentRow {
+/** A message the platform accepted, with the row it was claimed as (for its `message.sent` event). */
+interface AcceptedSend extends SentMark {
   readonly message: MessageEntity;
-}
-
-interface MarkResult {
-  readonly updated: boolean;
-  readonly nextPending: string | null;
 }
 
 /**
@@ -138,7 +133,10 @@ export class OutboundDeliveryService {
     }
     const claims = together.size > 1 ? this.messages.claimManyForDelivery([...together]) : null;
     const workspaceId = getTenantContext().workspaceId;
-    const marks = new SentMarks<SentMark, MarkResult>((list) => this.markSent(workspaceId, list), SENT_MARKS_WAIT_MS);
+    const marks = new SentMarks<AcceptedSend, SentMarkResult>(
+      (list) => this.markSent(workspaceId, list),
+      SENT_MARKS_WAIT_MS,
+    );
     const runs = deliveries.map((d) => {
       if (!claims || !together.has(d.messageId)) return this.deliver(d.messageId, d.conversationId);
       const slot = marks.slot();
@@ -208,7 +206,7 @@ export class OutboundDeliveryService {
    */
   private async send(
     { message, to }: ClaimedDelivery,
-    slot?: SentMarkSlot<SentMark, MarkResult>,
+    slot?: SentMarkSlot<AcceptedSend, SentMarkResult>,
   ): Promise<DeliveryOutcome> {
     const workspaceId = getTenantContext().workspaceId;
     try {
@@ -216,14 +214,7 @@ export class OutboundDeliveryService {
       const connection = await this.channels.getOpened(to.channelId);
       if (connection.status !== 'ACTIVE') throw new PermanentDeliveryError('The channel is disconnected');
       const result = await this.platforms.send(connection, to.recipientId, contentOf(message));
-      const sent: SentMark = {
-        id: message.id,
-        conversationId: message.conversationId,
-        seq: message.seq,
-        sentAt: new Date(),
-        externalId: result.externalId,
-        message,
-      };
+      const sent: AcceptedSend = { message, sentAt: new Date(), externalId: result.externalId };
       const marked = slot ? await slot.mark(sent) : (await this.markSent(workspaceId, [sent]))[0]!;
       if (!marked.updated) throw AppException.notFound('Message');
       await this.queueNext(workspaceId, message, marked.nextPending);
@@ -235,7 +226,7 @@ export class OutboundDeliveryService {
   }
 
   /** SENT, in one statement with their `message.sent` events; the results in the order given. */
-  private async markSent(workspaceId: string, sends: readonly SentMark[]): Promise<MarkResult[]> {
+  private async markSent(workspaceId: string, sends: readonly AcceptedSend[]): Promise<SentMarkResult[]> {
     const events = this.bus.prepareAll(
       'message.sent',
       workspaceId,
@@ -254,7 +245,7 @@ export class OutboundDeliveryService {
     );
     const marked = await this.messages.markSent(sends, events);
     await events.written();
-    return sends.map((s) => marked.get(s.id) ?? { updated: false, nextPending: null });
+    return sends.map((s) => marked.get(s.message.id) ?? { updated: false, nextPending: null });
   }
 
   private async attemptFailed(workspaceId: string, message: MessageEntity, error: unknown): Promise<DeliveryOutcome> {
