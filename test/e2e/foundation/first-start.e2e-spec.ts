@@ -85,6 +85,17 @@ function initialisedApart(lines: string[]): number[] {
     .map((match) => Number(match[1]));
 }
 
+/**
+ * The log lines as `initialisedApart` reads them, once the line has arrived: the service logs
+ * asynchronously, so it can answer `/health` a moment before its start-up lines reach the pipe.
+ */
+async function initialisedApartOnceLogged(started: Started): Promise<number[]> {
+  const deadline = Date.now() + 5_000;
+  while (initialisedApart(started.logs()).length === 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  return initialisedApart(started.logs());
+}
+
 // The compiled service only: Jest runs the sources, which initialise in-process (no compiled initialiser).
 (process.env.DATABASE_URL ? describe.skip : describe)('first start on the embedded engine (compiled service)', () => {
   const dirs: string[] = [];
@@ -105,7 +116,7 @@ function initialisedApart(lines: string[]): number[] {
 
     const first = await startCompiled(dataDir, key);
     children.push(first.child);
-    const pids = initialisedApart(first.logs());
+    const pids = await initialisedApartOnceLogged(first);
     expect(pids).toHaveLength(1);
     expect(pids[0]).not.toBe(first.child.pid);
     expect(existsSync(join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
