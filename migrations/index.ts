@@ -28,6 +28,7 @@ import { AgentSeatClaims1764005000000 } from './1764005000000-AgentSeatClaims';
 import { CatalogImportChunks1764400100000 } from './1764400100000-CatalogImportChunks';
 import { PipelineWriteContention1764500000000 } from './1764500000000-PipelineWriteContention';
 import { AutomationRunsWithoutRowChecks1764600000000 } from './1764600000000-AutomationRunsWithoutRowChecks';
+import { AutomationSkips1764700000000 } from './1764700000000-AutomationSkips';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CatalogImportChunks1764400100000,
   PipelineWriteContention1764500000000,
   AutomationRunsWithoutRowChecks1764600000000,
+  AutomationSkips1764700000000,
 ];

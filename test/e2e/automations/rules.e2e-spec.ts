@@ -63,6 +63,12 @@ describe('RULE engine: real inbound messages, API events, every action, run log,
     return (await t.http.get(`/automations/runs?automationId=${automationId}`).set(s.headers).expect(200)).body.data;
   }
 
+  /** Conditions and actions of a rule that matches messages containing `word`. */
+  const containsRule = (word: string): Body => ({
+    conditions: { all: [{ field: 'message.text', operator: 'contains', value: word }] },
+    actions: [{ type: 'ADD_TAGS', params: { tags: [word] } }],
+  });
+
   const conversation = async (s: Session, id: string) =>
     (await t.http.get(`/conversations/${id}`).set(s.headers).expect(200)).body;
 
@@ -167,6 +173,78 @@ describe('RULE engine: real inbound messages, API events, every action, run log,
       [admin.workspaceId],
     );
     expect(left.map((r) => [r.automation_id, Number(r.n)])).toEqual([[greet, 1]]);
+  });
+
+  it('SKIPPED runs: one stored row per event, one run per rule when read, paged with the matched runs', async () => {
+    const { admin, channel } = await workspace();
+    const [a, b, c] = [
+      await rule(admin, { name: 'a', trigger: 'message.received', ...containsRule('zebra') }),
+      await rule(admin, { name: 'b', trigger: 'message.received', ...containsRule('yak') }),
+      await rule(admin, { name: 'c', trigger: 'message.received', ...containsRule('xerus') }),
+    ];
+    await inbound(admin, channel, { senderId: 'sk-1', text: 'a zebra' });
+    await inbound(admin, channel, { senderId: 'sk-1', text: 'hello' });
+    await inbound(admin, channel, { senderId: 'sk-1', text: 'hello again' });
+    const all = async (): Promise<(Run & { id: string; createdAt: string })[]> =>
+      (await t.http.get('/automations/runs?limit=100').set(admin.headers).expect(200)).body.data;
+    // a matched once; b and c skipped three events, a two: 1 + 8 runs (SKIPPED ones land after the commit).
+    const runs = await eventually(async () => {
+      const got = await all();
+      expect(got).toHaveLength(9);
+      return got;
+    });
+    expect(runs.filter((r) => r.status === 'SUCCESS').map((r) => r.automationId)).toEqual([a]);
+    expect(runs.filter((r) => r.status === 'SKIPPED')).toHaveLength(8);
+    expect(runs.filter((r) => r.status === 'SKIPPED').every((r) => !r.matched && r.actions.length === 0)).toBe(true);
+    expect(new Set(runs.map((r) => r.id)).size).toBe(9);
+    const times = runs.map((r) => Date.parse(r.createdAt));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+    // Stored: the three events' skipped rules as one row each, none as a row per rule.
+    const [stored] = await sql<{ skips: number; rows: number }>(
+      t,
+      `SELECT (SELECT count(*)::int FROM automation_skips WHERE workspace_id = $1) AS skips,
+              (SELECT count(*)::int FROM automation_runs WHERE workspace_id = $1 AND status = 'SKIPPED') AS rows`,
+      [admin.workspaceId],
+    );
+    expect(stored).toEqual({ skips: 3, rows: 0 });
+    // The same runs, same ids, page by page (keyset across both tables).
+    const paged: Run[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${cursor}` : '';
+      const page = (await t.http.get(`/automations/runs?limit=2${query}`).set(admin.headers).expect(200)).body;
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      paged.push(...page.data);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(runs);
+    expect((await runsOf(admin, a)).map((r) => r.status)).toEqual(['SKIPPED', 'SKIPPED', 'SUCCESS']);
+    expect((await runsOf(admin, b)).map((r) => r.status)).toEqual(['SKIPPED', 'SKIPPED', 'SKIPPED']);
+    const skippedOnly = (await t.http.get('/automations/runs?status=SKIPPED&limit=100').set(admin.headers).expect(200))
+      .body.data;
+    expect(skippedOnly).toEqual(runs.filter((r) => r.status === 'SKIPPED'));
+    const success = (await t.http.get('/automations/runs?status=SUCCESS').set(admin.headers).expect(200)).body.data;
+    expect(success.map((r: Run) => r.automationId)).toEqual([a]);
+    const newest = runs[0]!.createdAt;
+    const since = (await t.http.get(`/automations/runs?limit=100&from=${newest}`).set(admin.headers).expect(200)).body
+      .data;
+    expect(since).toEqual(runs.filter((r) => r.createdAt >= newest));
+    const before = (await t.http.get(`/automations/runs?limit=100&to=${newest}`).set(admin.headers).expect(200)).body
+      .data;
+    expect(before).toEqual(runs.filter((r) => r.createdAt < newest));
+
+    // A deleted rule's SKIPPED runs are gone from every listing; the others' stay, with the same ids.
+    await t.http.delete(`/automations/${b}`).set(admin.headers).expect(204);
+    expect(await all()).toEqual(runs.filter((r) => r.automationId !== b));
+    expect(await runsOf(admin, b)).toEqual([]);
+    expect((await runsOf(admin, c)).map((r) => r.status)).toEqual(['SKIPPED', 'SKIPPED', 'SKIPPED']);
+
+    // Another workspace sees none of them.
+    const other = await signupWorkspace(t, 'Other runs');
+    expect((await t.http.get('/automations/runs').set(other.headers).expect(200)).body.data).toEqual([]);
+    expect((await t.http.get(`/automations/runs?automationId=${c}`).set(other.headers).expect(200)).body.data).toEqual(
+      [],
+    );
   });
 
   it('every action through the real services; a failing action is recorded and the next still runs', async () => {
