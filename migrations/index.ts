@@ -29,6 +29,7 @@ import { CatalogImportChunks1764400100000 } from './1764400100000-CatalogImportC
 import { PipelineWriteContention1764500000000 } from './1764500000000-PipelineWriteContention';
 import { AutomationRunsWithoutRowChecks1764600000000 } from './1764600000000-AutomationRunsWithoutRowChecks';
 import { AutomationSkips1764700000000 } from './1764700000000-AutomationSkips';
+import { OutboundPendingByCreation1764800000000 } from './1764800000000-OutboundPendingByCreation';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   PipelineWriteContention1764500000000,
   AutomationRunsWithoutRowChecks1764600000000,
   AutomationSkips1764700000000,
+  OutboundPendingByCreation1764800000000,
 ];

@@ -63,8 +63,11 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
 
   /**
    * The relay: up to `limit` unrelayed outbox rows of this workspace (locked, others skip them)
-   * become one PENDING delivery per matching active webhook, and are marked relayed — one
-   * statement. `webhook.test` is never fanned out (it goes to one webhook, from `/test`).
+   * become one PENDING delivery per matching active webhook — one statement. A row some webhook
+   * takes is marked relayed (its deliveries read it; pruned after the retention); a row no webhook
+   * takes, and no delivery refers to, is deleted (nothing will ever read it: a delete writes no index
+   * entries, where marking it rewrote the row into the outbox's five indexes). `webhook.test` is
+   * never fanned out (it goes to one webhook, from `/test`) and never deleted here.
    */
   async relay(limit: number): Promise<{ relayed: number; deliveryIds: string[] }> {
     const rows = await this.query<{ relayed: string | number; ids: string[] | null }[]>(
@@ -74,16 +77,27 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
           ORDER BY e.created_at
           LIMIT $2
           FOR UPDATE SKIP LOCKED),
-       mark AS (
-         UPDATE event_outbox o SET relayed_at = now() FROM ev WHERE o.workspace_id = $1 AND o.id = ev.id RETURNING o.id),
-       ins AS (
-         INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, next_attempt_at)
-         SELECT $1, w.id, ev.id, ev.type, now()
+       targets AS (
+         SELECT ev.id AS event_id, ev.type, w.id AS webhook_id
            FROM ev JOIN webhooks w
              ON w.workspace_id = $1 AND w.active AND w.disabled_at IS NULL AND ev.type = ANY (w.events)
-          WHERE ev.type <> 'webhook.test'
+          WHERE ev.type <> 'webhook.test'),
+       kept AS (
+         SELECT ev.id FROM ev
+          WHERE ev.type = 'webhook.test'
+             OR EXISTS (SELECT 1 FROM targets t WHERE t.event_id = ev.id)
+             OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.workspace_id = $1 AND d.event_id = ev.id)),
+       mark AS (
+         UPDATE event_outbox o SET relayed_at = now() FROM kept WHERE o.workspace_id = $1 AND o.id = kept.id RETURNING o.id),
+       gone AS (
+         DELETE FROM event_outbox o USING ev
+          WHERE o.workspace_id = $1 AND o.id = ev.id AND NOT EXISTS (SELECT 1 FROM kept WHERE kept.id = ev.id)
+         RETURNING o.id),
+       ins AS (
+         INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, next_attempt_at)
+         SELECT $1, t.webhook_id, t.event_id, t.type, now() FROM targets t
          RETURNING id)
-       SELECT (SELECT count(*) FROM mark) AS relayed, (SELECT array_agg(id) FROM ins) AS ids`,
+       SELECT (SELECT count(*) FROM mark) + (SELECT count(*) FROM gone) AS relayed, (SELECT array_agg(id) FROM ins) AS ids`,
       [limit],
     );
     const row = rows[0];
