@@ -180,19 +180,39 @@ export class TopicCache<V> {
   }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
+    const version = this.current();
+    const usable = this.invalidation.trusted && !this.writtenInTransaction();
+    if (usable && this.entries.has(key)) return this.entries.get(key) as V;
+    const value = await load();
+    if (usable) this.keep(key, value, version);
+    return value;
+  }
+
+  /**
+   * Records a value the caller knows without reading it (a row its own transaction has just
+   * created, so nothing else can have written it), kept under the same rules as a loaded one: not
+   * while this transaction wrote one of the topics, and dropped when a topic moves.
+   */
+  prime(key: string, value: V): void {
+    const version = this.current();
+    if (this.invalidation.trusted && !this.writtenInTransaction()) this.keep(key, value, version);
+  }
+
+  /** The topics' version, the entries cleared first when it moved since they were filled. */
+  private current(): number {
     const version = this.version();
     if (version !== this.filledUnder) {
       this.entries.clear();
       this.filledUnder = version;
     }
-    const usable = this.invalidation.trusted && !this.writtenInTransaction();
-    if (usable && this.entries.has(key)) return this.entries.get(key) as V;
-    const value = await load();
-    if (usable && value !== null && this.invalidation.trusted && this.version() === version) {
+    return version;
+  }
+
+  private keep(key: string, value: V, version: number): void {
+    if (value !== null && this.invalidation.trusted && this.version() === version) {
       if (this.entries.size >= this.max) this.entries.clear();
       this.entries.set(key, value);
     }
-    return value;
   }
 
   /**

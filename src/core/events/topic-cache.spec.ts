@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { CacheInvalidation, TopicCache } from './cache-invalidation';
 
 /** A loader that counts its calls and returns `value` (or null for "absent"). */
@@ -32,6 +32,23 @@ describe('TopicCache (served from memory until one of its topics changes)', () =
     const { calls, load } = loader<string | null>(null);
     await cache.get('k', load);
     await cache.get('k', load);
+    expect(calls.n).toBe(2);
+  });
+
+  it('a primed value is served without a read, until a topic moves; never primed while the transaction wrote the topic', async () => {
+    const invalidation = new CacheInvalidation();
+    const cache = new TopicCache<string>(invalidation, 'ai-states');
+    const { calls, load } = loader('read');
+    cache.prime('k', 'primed');
+    expect(await cache.get('k', load)).toBe('primed');
+    expect(calls.n).toBe(0);
+    invalidation.bump('ai-states');
+    expect(await cache.get('k', load)).toBe('read');
+    expect(calls.n).toBe(1);
+    const written = jest.spyOn(invalidation, 'writtenInTransaction').mockReturnValue(true);
+    cache.prime('other', 'primed');
+    written.mockRestore();
+    expect(await cache.get('other', load)).toBe('read');
     expect(calls.n).toBe(2);
   });
 });

@@ -33,6 +33,14 @@ export class AiConversationStatesService {
     );
   }
 
+  /**
+   * A conversation this transaction has just created has no state row (ACTIVE): remembered without
+   * a read, so its next message's `statusOf` is served from memory too (issue 16 item 3).
+   */
+  rememberNew(conversationId: string): void {
+    this.statuses.prime(`${getTenantContext().workspaceId}:${conversationId}`, 'ACTIVE');
+  }
+
   /** The status as committed now (not from memory): where a write of a moment ago must be seen. */
   async committedStatusOf(conversationId: string): Promise<AiConversationStatus> {
     return (await this.states.statusOf(conversationId)) ?? 'ACTIVE';

@@ -115,17 +115,16 @@ export class AiConversationsService implements OnModuleInit {
 
   /**
    * Stage 410. Per message: the channel's agent from memory, the conversation's AI state (one
-   * unique-key read; none for a conversation this event created: nothing can have handed it off
-   * yet), then the answer. BUILTIN reads the conversation's earlier messages only when this message
+   * unique-key read, then from memory; none for a conversation this event created: nothing can have
+   * handed it off yet, and it is remembered as ACTIVE for its next message), then the answer. BUILTIN reads the conversation's earlier messages only when this message
    * names no product ("how much is it?"); a question that does is answered from itself.
    */
   private async agentStage(context: InboundStageContext): Promise<'handled' | 'continue'> {
     if (!context.message.text?.trim()) return 'continue';
     const agent = await this.activeAgentFor(context.channel.id);
     if (!agent) return 'continue';
-    if (!context.conversationCreated && (await this.states.statusOf(context.conversation.id)) !== 'ACTIVE') {
-      return 'continue';
-    }
+    if (context.conversationCreated) this.states.rememberNew(context.conversation.id);
+    else if ((await this.states.statusOf(context.conversation.id)) !== 'ACTIVE') return 'continue';
     if (agent.provider === 'BUILTIN') {
       const { id, channelId } = context.conversation;
       const own = toTurns([context.message]);

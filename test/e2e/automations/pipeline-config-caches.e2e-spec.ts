@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { CacheInvalidation } from 'src/core/events/cache-invalidation';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
+import { AiConversationStatesRepository } from 'src/modules/ai-agents/ai-conversation-states.repository';
 import { AiConversationStatesService } from 'src/modules/ai-agents/ai-conversation-states.service';
 import { AiConversationsService } from 'src/modules/ai-agents/ai-conversations.service';
 import { AutomationCache } from 'src/modules/automations/automation-cache.service';
@@ -157,6 +158,21 @@ describe('pipeline configuration caches: automations and AI agents', () => {
       a.app.get(TransactionHost).run(() => a.app.get(AiConversationStatesService).handToHuman(conversationId)),
     );
     expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('HUMAN');
+  });
+
+  it('a conversation the pipeline created is remembered ACTIVE without reading its AI state; a handoff still seen', async () => {
+    const admin = await workspace(a, 'AI state of new conversations');
+    await a.http.post('/ai-agents').set(admin.headers).send({ name: 'Greeter', provider: 'BUILTIN' }).expect(201);
+    const reads = jest.spyOn(a.app.get(AiConversationStatesRepository), 'statusOf');
+    try {
+      const conversationId = await conversationOf(a, admin);
+      expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('ACTIVE');
+      expect(reads).not.toHaveBeenCalled();
+      await handOff(a, admin.workspaceId, conversationId);
+      expect(await aiStatus(a, admin.workspaceId, conversationId)).toBe('HANDED_OFF');
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   (postgres ? describe : describe.skip)('two processes on one PostgreSQL database', () => {
