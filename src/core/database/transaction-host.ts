@@ -17,14 +17,23 @@ interface TxStore {
 interface PendingWrite {
   readonly state: unknown;
   readonly flush: (state: never) => Promise<void>;
+  /** Written after the others (`beforeCommit`'s `last`). */
+  readonly last: boolean;
 }
 
-/** Runs every deferred write of the transaction, in first-use order, and forgets them. */
+/**
+ * Runs every deferred write of the transaction, in first-use order (`last` ones after), and forgets
+ * them. A write is forgotten just before it runs, so the ones still waiting can be reached (and
+ * taken from) while the earlier ones run; what a flush defers anew runs in the next pass.
+ */
 async function flushPending(store: TxStore): Promise<void> {
   while (store.pending.size > 0) {
-    const writes = [...store.pending.values()];
-    store.pending.clear();
-    for (const write of writes) await write.flush(write.state as never);
+    const writes = [...store.pending.entries()].sort(([, a], [, b]) => Number(a.last) - Number(b.last));
+    for (const [key, write] of writes) {
+      if (store.pending.get(key) !== write) continue;
+      store.pending.delete(key);
+      await write.flush(write.state as never);
+    }
   }
 }
 
@@ -193,15 +202,22 @@ export class TransactionHost {
    * `flush(state)` runs once, inside the transaction, after its work and before COMMIT (before a
    * SAVEPOINT too; pending writes of a savepoint that rolls back are dropped with it). Outside any
    * transaction: null — the caller writes at once. Nothing in the transaction can read a deferred
-   * row before the flush: use it only for rows the transaction itself never reads back.
+   * row before the flush: use it only for rows the transaction itself never reads back. `last`: runs
+   * after the other deferred writes of the same flush (a write they may take entries from first:
+   * the conversations' inbound stamps, which a reply's own statement writes when it has one).
    */
-  beforeCommit<S>(key: object, init: () => S, flush: (state: S) => Promise<void>): S | null {
+  beforeCommit<S>(
+    key: object,
+    init: () => S,
+    flush: (state: S) => Promise<void>,
+    options: { readonly last?: boolean } = {},
+  ): S | null {
     const store = txStorage.getStore();
     if (!store) return null;
     const known = store.pending.get(key);
     if (known) return known.state as S;
     const state = init();
-    store.pending.set(key, { state, flush: flush as (state: never) => Promise<void> });
+    store.pending.set(key, { state, flush: flush as (state: never) => Promise<void>, last: options.last === true });
     return state;
   }
 

@@ -262,6 +262,21 @@ export class ConversationsRepository extends WorkspaceScopedRepository<Conversat
     return rows.map((r) => ({ channelId: r.channel_id, contactId: r.contact_id, id: r.id }));
   }
 
+  /**
+   * Customer messages' stamps on their conversations in ONE statement (ConversationStamps): the
+   * last-message fields and `last_inbound_at` move to each conversation's message.
+   */
+  async stampInbound(stamps: readonly { conversationId: string; at: Date; preview: string }[]): Promise<void> {
+    if (stamps.length === 0) return;
+    await this.query(
+      `UPDATE conversations cv
+          SET last_message_at = v.at, last_message_preview = v.preview, last_inbound_at = v.at, updated_at = now()
+         FROM unnest($2::uuid[], $3::timestamptz[], $4::text[]) AS v(id, at, preview)
+        WHERE cv.workspace_id = $1 AND cv.id = v.id`,
+      [stamps.map((s) => s.conversationId), stamps.map((s) => s.at.toISOString()), stamps.map((s) => s.preview)],
+    );
+  }
+
   /** A conversation from its whole row as JSON (`to_jsonb(conversations.*)`, snake_case keys). */
   hydrate(row: Record<string, unknown>): ConversationEntity {
     return this.fromRaw(row);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DeliveryUpdate, InboundMessage } from 'src/modules/channels';
 import type { ConversationEntity } from './conversation.entity';
+import { ConversationStamps } from './conversation-stamps';
 import { ConversationsRepository } from './conversations.repository';
 import type { ConversationResponse, MessageResponse } from './dto/conversation.dto';
 import { previewOf, toConversationResponse, toMessageResponse } from './inbox.mapper';
@@ -21,6 +22,7 @@ export class InboundMessagesService {
   constructor(
     private readonly conversations: ConversationsRepository,
     private readonly messages: MessagesRepository,
+    private readonly stamps: ConversationStamps,
   ) {}
 
   /** A platform redelivery of a message we stored already. */
@@ -82,8 +84,9 @@ export class InboundMessagesService {
    * `appendInbound` for a conversation read earlier without a lock (`openConversationIds`): one
    * statement locks it, checks that it is still not RESOLVED and stores the message — 'not-open'
    * when it was resolved meanwhile (nothing stored: the caller opens one as usual). Null for a
-   * redelivery. The response is built from the conversation's row as updated, so whatever changed it
-   * since it was read is seen.
+   * redelivery. The response is built from the conversation's row as locked, so whatever changed it
+   * since it was read is seen, with the message's stamp applied; the stamp itself is written at the
+   * end of the transaction (ConversationStamps: with the reply's, when the event is answered).
    */
   async appendToOpen(
     conversationId: string,
@@ -92,8 +95,21 @@ export class InboundMessagesService {
     contactName: string | null,
   ): Promise<AppendedInbound | 'not-open' | null> {
     const values = inboundValues(conversationId, channelId, message);
-    const stored = await this.messages.insertInboundIfOpen(values, previewOf(values));
-    return stored === 'not-open' ? stored : stored && this.withRow(stored, contactName);
+    const stored = await this.messages.insertInboundIfOpen(values);
+    if (stored === 'not-open' || stored === null) return stored;
+    // The conversation's stamp waits for the end of the transaction (ConversationStamps); the stages
+    // see the row with it applied.
+    const preview = previewOf(values);
+    const at = stored.message.createdAt;
+    await this.stamps.inbound({ conversationId, at, preview });
+    const row = this.conversations.hydrate(stored.conversationRow!);
+    const stamped = Object.assign(row, {
+      lastMessageAt: at,
+      lastMessagePreview: preview,
+      lastInboundAt: at,
+      updatedAt: stored.conversationUpdatedAt,
+    });
+    return { conversation: toConversationResponse(stamped, contactName), message: toMessageResponse(stored.message) };
   }
 
   private withRow(stored: StoredInbound, contactName: string | null): AppendedInbound {

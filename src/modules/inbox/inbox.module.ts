@@ -10,6 +10,7 @@ import { ConversationAssignmentsPort, QueuesModule } from 'src/modules/queues';
 import { ConversationActionsService } from './conversation-actions.service';
 import { ConversationNotesRepository } from './conversation-notes.repository';
 import { ConversationOpenedHooks } from './conversation-opened-hooks';
+import { ConversationStamps } from './conversation-stamps';
 import { ConversationOpener } from './conversation-opener.service';
 import { ConversationStarter } from './conversation-starter.service';
 import { ConversationViewsController } from './conversation-views.controller';
@@ -48,6 +49,7 @@ import { OutboundSweepRepository } from './outbound/outbound-sweep.repository';
     ConversationActionsService,
     ConversationOpenedHooks,
     ConversationOpener,
+    ConversationStamps,
     ConversationStarter,
     MessagesRepository,
     OutboundSweepRepository,

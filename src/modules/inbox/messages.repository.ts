@@ -69,50 +69,69 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     preview: string,
     options: { readonly conversationRow?: boolean } = {},
   ): Promise<StoredInbound | null> {
-    const row = await this.storeInbound(values, preview, { conversationRow: options.conversationRow ?? false });
-    return row === 'not-open' ? null : row;
+    return this.storeInbound(values, preview, { conversationRow: options.conversationRow ?? false });
   }
 
   /**
    * The store step for a conversation known by id but not locked (the pipeline read it before its
    * group's events ran): in the same ONE statement, the conversation's row is locked and the message
    * stored only if the conversation is still not RESOLVED — 'not-open' otherwise (nothing changes).
-   * Null for a redelivery. The conversation's whole row as updated comes back (whatever changed it
-   * since it was read).
+   * Null for a redelivery. The conversation is NOT stamped here (the caller defers its stamp,
+   * ConversationStamps): its whole row comes back as locked (whatever changed it since it was read),
+   * with the statement's `now()` as `conversationUpdatedAt`.
    */
-  insertInboundIfOpen(values: InboundMessageValues, preview: string): Promise<StoredInbound | 'not-open' | null> {
-    return this.storeInbound(values, preview, { conversationRow: true, onlyIfOpen: true });
+  insertInboundIfOpen(values: InboundMessageValues): Promise<StoredInbound | 'not-open' | null> {
+    return this.storeInOpen(values);
+  }
+
+  /** The store step with the guard: lock, check, insert — no stamp (see `insertInboundIfOpen`). */
+  private async storeInOpen(values: InboundMessageValues): Promise<StoredInbound | 'not-open' | null> {
+    const rows = await this.queryRows<
+      Record<string, unknown> & {
+        open: boolean;
+        conversation_updated_at: Date;
+        conversation_row: Record<string, unknown>;
+      }
+    >(
+      `WITH o AS (
+         SELECT cv.id, to_jsonb(cv) AS row FROM conversations cv
+          WHERE cv.workspace_id = $1 AND cv.id = $2::uuid AND cv.status <> 'RESOLVED'
+          FOR UPDATE
+       ),
+       m AS (
+         INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text,
+                               attachments, postback_payload, external_id, delivery_status, metadata)
+         SELECT ${INBOUND_ROW('o.id')} FROM o
+         ON CONFLICT DO NOTHING
+         RETURNING *
+       )
+       SELECT m.*, now() AS conversation_updated_at, (SELECT o.row FROM o) AS conversation_row,
+              EXISTS (SELECT 1 FROM o) AS open
+         FROM (SELECT 1) AS one LEFT JOIN m ON true`,
+      inboundParams(values),
+    );
+    const found = rows[0];
+    if (!found?.open) return 'not-open';
+    if (found.id === null || found.id === undefined) return null;
+    const { conversation_row: conversationRow, open: _open, conversation_updated_at: at, ...message } = found;
+    return { message: this.fromRaw(message), conversationUpdatedAt: new Date(at), conversationRow };
   }
 
   private async storeInbound(
     values: InboundMessageValues,
     preview: string,
-    options: { readonly conversationRow: boolean; readonly onlyIfOpen?: boolean },
-  ): Promise<StoredInbound | 'not-open' | null> {
-    const guard = options.onlyIfOpen === true;
-    // Typed parameters: the row is a SELECT's when it depends on the guard (no column types inferred there).
-    const row = `$1::uuid, ${guard ? 'o.id' : '$2::uuid'}, $3::uuid, 'INBOUND', 'CONTACT', $4::text, $5::text,
-                 $6::jsonb, $7::text, $8::text, 'RECEIVED', $9::jsonb`;
+    options: { readonly conversationRow: boolean },
+  ): Promise<StoredInbound | null> {
     const rows = await this.queryRows<
       Record<string, unknown> & {
-        open?: boolean;
         conversation_updated_at: Date | null;
         conversation_row?: Record<string, unknown> | null;
       }
     >(
-      `WITH ${
-        guard
-          ? `o AS (
-         SELECT cv.id FROM conversations cv
-          WHERE cv.workspace_id = $1 AND cv.id = $2::uuid AND cv.status <> 'RESOLVED'
-          FOR UPDATE
-       ),
-       `
-          : ''
-      }m AS (
+      `WITH m AS (
          INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, type, text,
                                attachments, postback_payload, external_id, delivery_status, metadata)
-         ${guard ? `SELECT ${row} FROM o` : `VALUES (${row})`}
+         VALUES (${INBOUND_ROW('$2::uuid')})
          ON CONFLICT DO NOTHING
          RETURNING *
        ),
@@ -126,26 +145,15 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
        )
        SELECT m.*, (SELECT c.updated_at FROM c) AS conversation_updated_at${
          options.conversationRow ? ', (SELECT c.row FROM c) AS conversation_row' : ''
-       }${guard ? ', EXISTS (SELECT 1 FROM o) AS open FROM (SELECT 1) AS one LEFT JOIN m ON true' : ' FROM m'}`,
-      [
-        values.conversationId,
-        values.channelId,
-        values.type,
-        values.text,
-        JSON.stringify(values.attachments ?? []),
-        values.postbackPayload,
-        values.externalId,
-        JSON.stringify(values.metadata ?? {}),
-        preview,
-      ],
+       } FROM m`,
+      [...inboundParams(values), preview],
     );
     const found = rows[0];
-    if (guard && found?.open === false) return 'not-open';
-    if (!found || found.id === null || found.id === undefined) return null;
+    if (!found) return null;
     // The caller holds the conversation's row: an insert without it would be a bug, never a redelivery.
     if (!found.conversation_updated_at)
       throw new Error(`Conversation ${values.conversationId} not found for its message`);
-    const { conversation_row: conversationRow, open: _open, ...message } = found;
+    const { conversation_row: conversationRow, ...message } = found;
     return {
       message: this.fromRaw(message),
       conversationUpdatedAt: new Date(found.conversation_updated_at),
@@ -155,15 +163,20 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
 
   /**
    * Replies (OUTBOUND, PENDING) and their conversations' stamps in ONE statement, one reply per
-   * conversation: each conversation's last-message fields move to its reply and its first reply sets
-   * `first_response_at` (kept after). The conversations must exist (the caller holds or just read
+   * conversation: each conversation's last-message fields move to its reply, its first reply sets
+   * `first_response_at` (kept after), and a customer message's stamp deferred in the same transaction
+   * (`inboundAt`) sets `last_inbound_at` — one new row version for both. The conversations must exist (the caller holds or just read
    * them). Answers the stored replies in the order given.
    */
   async insertOutboundAndStamp(
     replies: readonly (Pick<
       MessageEntity,
       'conversationId' | 'channelId' | 'senderType' | 'senderId' | 'type' | 'text' | 'attachments' | 'buttons'
-    > & { readonly preview: string })[],
+    > & {
+      readonly preview: string;
+      /** A customer message's deferred stamp on the same conversation (ConversationStamps.take): written here too. */
+      readonly inboundAt?: Date | null;
+    })[],
   ): Promise<MessageEntity[]> {
     if (replies.length === 0) return [];
     if (new Set(replies.map((r) => r.conversationId)).size !== replies.length) {
@@ -172,7 +185,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
     const rows = await this.queryRows<Record<string, unknown> & { stamped: boolean | null }>(
       `WITH v AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS v(n int, conversation_id uuid, channel_id uuid, sender_type text,
-                sender_id uuid, type text, text text, attachments jsonb, buttons jsonb, preview text)
+                sender_id uuid, type text, text text, attachments jsonb, buttons jsonb, preview text, inbound_at timestamptz)
        ),
        m AS (
          INSERT INTO messages (workspace_id, conversation_id, channel_id, direction, sender_type, sender_id, type,
@@ -185,6 +198,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
        c AS (
          UPDATE conversations cv
             SET last_message_at = m.created_at, last_message_preview = v.preview,
+                last_inbound_at = coalesce(v.inbound_at, cv.last_inbound_at),
                 first_response_at = coalesce(cv.first_response_at, m.created_at), updated_at = now()
            FROM m JOIN v ON v.conversation_id = m.conversation_id
           WHERE cv.workspace_id = $1 AND cv.id = m.conversation_id
@@ -204,6 +218,7 @@ export class MessagesRepository extends WorkspaceScopedRepository<MessageEntity>
             attachments: r.attachments ?? [],
             buttons: r.buttons ?? null,
             preview: r.preview,
+            inbound_at: r.inboundAt?.toISOString() ?? null,
           })),
         ),
       ],
@@ -423,4 +438,26 @@ function nextPendingOutboundSql(conversation: string, seq: string): string {
            WHERE n.workspace_id = $1 AND n.conversation_id = ${conversation}::uuid
              AND n.direction = 'OUTBOUND' AND n.delivery_status = 'PENDING' AND n.seq > ${seq}::bigint
            ORDER BY n.seq LIMIT 1`;
+}
+
+/**
+ * The VALUES of an inbound message row for the store statements, `conversation` being its SQL (a
+ * parameter or the locked row's id); typed parameters, as the row may be a SELECT's (no column types
+ * inferred there). Parameters `$2`–`$9` are `inboundParams`.
+ */
+const INBOUND_ROW = (conversation: string): string =>
+  `$1::uuid, ${conversation}, $3::uuid, 'INBOUND', 'CONTACT', $4::text, $5::text, $6::jsonb, $7::text, $8::text,
+   'RECEIVED', $9::jsonb`;
+
+function inboundParams(values: InboundMessageValues): unknown[] {
+  return [
+    values.conversationId,
+    values.channelId,
+    values.type,
+    values.text,
+    JSON.stringify(values.attachments ?? []),
+    values.postbackPayload,
+    values.externalId,
+    JSON.stringify(values.metadata ?? {}),
+  ];
 }

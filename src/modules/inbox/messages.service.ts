@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from 'src/core/database/transaction-host';
 import { AppException } from 'src/core/errors/app.exception';
 import { type TenantContext, getTenantContext } from 'src/core/tenancy/tenant-context';
+import { ConversationStamps } from './conversation-stamps';
 import { ConversationsRepository } from './conversations.repository';
 import { CONVERSATION_MESSAGES_LIMIT, ConversationsService } from './conversations.service';
 import type { MessageResponse, SendMessageDto } from './dto/conversation.dto';
@@ -44,6 +45,7 @@ export class MessagesService {
     private readonly access: ConversationsService,
     private readonly messages: MessagesRepository,
     private readonly delivery: OutboundDeliveryService,
+    private readonly stamps: ConversationStamps,
   ) {}
 
   /** `POST /conversations/:id/messages`: an agent's (or API token's) reply. */
@@ -106,7 +108,12 @@ export class MessagesService {
         };
         return { ...value, preview: previewOf(value) };
       });
-      const messages = await this.messages.insertOutboundAndStamp(values);
+      // A customer message of these conversations whose stamp waits (ConversationStamps): written by
+      // the replies' statement, one row version per conversation instead of two.
+      const inbound = this.stamps.take(values.map((v) => v.conversationId));
+      const messages = await this.messages.insertOutboundAndStamp(
+        values.map((v) => ({ ...v, inboundAt: inbound.get(v.conversationId)?.at ?? null })),
+      );
       const workspaceId = getTenantContext().workspaceId;
       // Stored together, queued together: one delivery job for all (issue 16 item 3).
       await this.tx.afterCommit(() => this.delivery.enqueueAll(workspaceId, messages));

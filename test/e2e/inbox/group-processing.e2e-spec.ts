@@ -8,6 +8,7 @@ import { ContactsService } from 'src/modules/contacts';
 import { InboundPipeline } from 'src/modules/inbound';
 import { InboundEventsRepository } from 'src/modules/inbound/events/inbound-events.repository';
 import { InboundEventBatcher } from 'src/modules/inbound/pipeline/inbound-event-batcher';
+import { ConversationsRepository } from 'src/modules/inbox/conversations.repository';
 import { MessagesRepository } from 'src/modules/inbox/messages.repository';
 import { type TestApp, createTestApp, eventually } from '../../utils/test-app';
 import { type Session, setPlan, signupWorkspace } from '../../utils/sessions';
@@ -371,6 +372,57 @@ describe('Inbound pipeline: events processed in groups', () => {
     }
   });
 
+  it("a known conversation's question and its answer stamp the conversation once (the question's stamp goes with the answer's)", async () => {
+    const { admin, channel } = await setup();
+    await t.http
+      .post('/catalog')
+      .set(admin.headers)
+      .send({ name: 'Aurora Kettle', price: 11, currency: 'EUR' }) // not USD: the next test counts USD answers
+      .expect(201);
+    await t.http.post('/ai-agents').set(admin.headers).send({ name: 'Shop bot', provider: 'BUILTIN' }).expect(201);
+    // The senders' conversations exist before the group, which reads them once and stores into them.
+    for (const senderId of ['k-a', 'k-b']) {
+      const ack = await postCustom(t, channel, { senderId, text: 'how much is the aurora kettle?' }).expect(200);
+      await eventReaches(t, admin, channel.id, ack.body.eventId);
+    }
+    const probe = instrument(admin.workspaceId);
+    const ownStamps = jest.spyOn(t.app.get(ConversationsRepository), 'stampInbound');
+    try {
+      await probe.hold(channel);
+      const ids = await probe.send(channel, [
+        { senderId: 'k-a', text: 'and the aurora kettle again?' },
+        { senderId: 'k-b', text: 'aurora kettle price please' },
+      ]);
+      probe.release();
+      for (const id of ids) await eventReaches(t, admin, channel.id, id);
+      const rows = await sql<{ id: string; wrong: boolean; preview: string; messages: number }>(
+        t,
+        `SELECT c.id, c.last_message_preview AS preview,
+                (SELECT count(*)::int FROM messages m WHERE m.conversation_id = c.id) AS messages,
+                c.last_inbound_at IS DISTINCT FROM (SELECT max(m.created_at) FROM messages m
+                                                     WHERE m.conversation_id = c.id AND m.direction = 'INBOUND')
+                OR c.last_message_at IS DISTINCT FROM (SELECT max(m.created_at) FROM messages m
+                                                        WHERE m.conversation_id = c.id) AS wrong
+           FROM conversations c
+           JOIN contact_identities i ON i.contact_id = c.contact_id AND i.channel_id::text = c.channel_id::text
+          WHERE c.channel_id = $1::uuid AND i.external_id IN ('k-a', 'k-b')`,
+        [channel.id],
+      );
+      expect(
+        rows.map((r) => ({ messages: r.messages, wrong: r.wrong, answered: r.preview.includes('11 EUR') })),
+      ).toEqual([
+        { messages: 4, wrong: false, answered: true },
+        { messages: 4, wrong: false, answered: true },
+      ]);
+      // The questions' stamps were written by their answers' statement, never on their own.
+      const alone = ownStamps.mock.calls.flatMap(([list]) => list.map((x) => x.conversationId));
+      expect(alone.filter((id) => rows.some((r) => r.id === id))).toEqual([]);
+    } finally {
+      ownStamps.mockRestore();
+      probe.cleanup();
+    }
+  });
+
   it('a group of questions gets each its own answer: answered together, no mix-up between conversations or workspaces', async () => {
     const { admin, channel } = await setup();
     // Another workspace with the same products at other prices, asking at the same time.
@@ -452,6 +504,17 @@ describe('Inbound pipeline: events processed in groups', () => {
         [channel.id],
       );
       expect(stamps!.wrong).toBe(0);
+      // ...and its last inbound time its last question's.
+      const [times] = await sql<{ wrong: number }>(
+        t,
+        `SELECT count(*)::int AS wrong FROM conversations c
+          WHERE c.channel_id = $1 AND (
+            c.last_inbound_at IS DISTINCT FROM (SELECT max(m.created_at) FROM messages m
+                                                 WHERE m.conversation_id = c.id AND m.direction = 'INBOUND')
+            OR c.last_message_at IS DISTINCT FROM (SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id))`,
+        [channel.id],
+      );
+      expect(times!.wrong).toBe(0);
       await eventually(async () => {
         const sent = mock.requests.filter((r) => r.raw.includes(' USD'));
         expect(sent.length).toBe(5);
