@@ -50,19 +50,7 @@ export class InboundMessagesService {
     const preview = previewOf(values);
     if (!created) {
       const stored = await this.messages.insertInboundAndTouch(values, preview);
-      if (!stored) return null;
-      const at = stored.message.createdAt;
-      const touched = Object.assign(
-        Object.create(Object.getPrototypeOf(conversation) as object) as ConversationEntity,
-        {
-          ...conversation,
-          lastMessageAt: at,
-          lastMessagePreview: preview,
-          lastInboundAt: at,
-          updatedAt: stored.conversationUpdatedAt,
-        },
-      );
-      return { conversation: toConversationResponse(touched, contactName), message: toMessageResponse(stored.message) };
+      return stored && stampedResponse(conversation, stored, preview, contactName);
     }
     // A conversation this transaction opened: its opened hooks (SLA due times) wrote to the row, so
     // the statement answers the whole row as updated (one statement, not an insert and a re-read).
@@ -100,16 +88,8 @@ export class InboundMessagesService {
     // The conversation's stamp waits for the end of the transaction (ConversationStamps); the stages
     // see the row with it applied.
     const preview = previewOf(values);
-    const at = stored.message.createdAt;
-    await this.stamps.inbound({ conversationId, at, preview });
-    const row = this.conversations.hydrate(stored.conversationRow!);
-    const stamped = Object.assign(row, {
-      lastMessageAt: at,
-      lastMessagePreview: preview,
-      lastInboundAt: at,
-      updatedAt: stored.conversationUpdatedAt,
-    });
-    return { conversation: toConversationResponse(stamped, contactName), message: toMessageResponse(stored.message) };
+    await this.stamps.inbound({ conversationId, at: stored.message.createdAt, preview });
+    return stampedResponse(this.conversations.hydrate(stored.conversationRow!), stored, preview, contactName);
   }
 
   private withRow(stored: StoredInbound, contactName: string | null): AppendedInbound {
@@ -126,6 +106,24 @@ export class InboundMessagesService {
   ): Promise<string | null> {
     return this.messages.applyDeliveryUpdate(channelId, externalMessageId, update, error);
   }
+}
+
+/** The stored message and its conversation as the stages see it: `conversation` with the message's stamp applied. */
+function stampedResponse(
+  conversation: ConversationEntity,
+  stored: StoredInbound,
+  preview: string,
+  contactName: string | null,
+): AppendedInbound {
+  const at = stored.message.createdAt;
+  const stamped = Object.assign(Object.create(Object.getPrototypeOf(conversation) as object) as ConversationEntity, {
+    ...conversation,
+    lastMessageAt: at,
+    lastMessagePreview: preview,
+    lastInboundAt: at,
+    updatedAt: stored.conversationUpdatedAt,
+  });
+  return { conversation: toConversationResponse(stamped, contactName), message: toMessageResponse(stored.message) };
 }
 
 function inboundValues(conversationId: string, channelId: string, message: InboundMessage): InboundMessageValues {
