@@ -30,6 +30,7 @@ import { PipelineWriteContention1764500000000 } from './1764500000000-PipelineWr
 import { AutomationRunsWithoutRowChecks1764600000000 } from './1764600000000-AutomationRunsWithoutRowChecks';
 import { AutomationSkips1764700000000 } from './1764700000000-AutomationSkips';
 import { OutboundPendingByCreation1764800000000 } from './1764800000000-OutboundPendingByCreation';
+import { WebhookDeliveriesByWebhook1764900000000 } from './1764900000000-WebhookDeliveriesByWebhook';
 
 /** Every migration, in order. A new migration file is added here as well. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   AutomationRunsWithoutRowChecks1764600000000,
   AutomationSkips1764700000000,
   OutboundPendingByCreation1764800000000,
+  WebhookDeliveriesByWebhook1764900000000,
 ];

@@ -17,7 +17,7 @@ export enum JobName {
   ApiTokenTouch = 'api-token.touch',
   CatalogWebsiteSync = 'catalog.website-sync',
   DeveloperOutboxRelay = 'developer.outbox.relay',
-  DeveloperWebhookDeliver = 'developer.webhook.deliver',
+  DeveloperWebhookDrain = 'developer.webhook.drain',
   InboundEventProcess = 'inbound.event.process',
   OutboundMessageDeliver = 'outbound.message.deliver',
   OutboundMessagesDeliver = 'outbound.messages.deliver',

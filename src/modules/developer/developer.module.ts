@@ -6,7 +6,7 @@ import { ApiTokensRepository } from './api-tokens.repository';
 import { ApiTokensService } from './api-tokens.service';
 import { ApiTokenTouchJob } from './jobs/api-token-touch.job';
 import { OutboxRelayJob } from './jobs/outbox-relay.job';
-import { WebhookDeliverJob } from './jobs/webhook-deliver.job';
+import { WebhookDrainJob } from './jobs/webhook-drain.job';
 import { WebhooksController } from './webhooks.controller';
 import { WebhookEntity } from './webhooks/webhook.entity';
 import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
@@ -34,7 +34,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
     WebhookRecoveryService,
     WebhooksService,
     OutboxRelayJob,
-    WebhookDeliverJob,
+    WebhookDrainJob,
   ],
   exports: [ApiTokensService],
 })

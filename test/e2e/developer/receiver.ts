@@ -23,6 +23,7 @@ export class Receiver {
   shopItems = 4;
   private readonly answers = new Map<string, number>();
   private readonly delays = new Map<string, number>();
+  private readonly inFlight = new Map<string, { now: number; max: number }>();
   private server: Server | null = null;
   private base = '';
 
@@ -56,7 +57,12 @@ export class Receiver {
         r.deliveries.push({ path, headers: req.headers, raw, body, at: Date.now() });
         const status = r.answers.get(path.split('?')[0]!) ?? 200;
         const delay = r.delays.get(path.split('?')[0]!) ?? 0;
+        const flight = r.inFlight.get(path) ?? { now: 0, max: 0 };
+        flight.now++;
+        flight.max = Math.max(flight.max, flight.now);
+        r.inFlight.set(path, flight);
         setTimeout(() => {
+          flight.now--;
           res.writeHead(status, {
             'content-type': 'text/plain',
             ...(status >= 300 && status < 400 ? { location: r.url('/elsewhere') } : {}),
@@ -81,6 +87,11 @@ export class Receiver {
   /** Answers at `path` only after `ms`. */
   delay(path: string, ms: number): void {
     this.delays.set(path, ms);
+  }
+
+  /** The most POSTs to `path` that were being answered at one time. */
+  maxInFlight(path: string): number {
+    return this.inFlight.get(path)?.max ?? 0;
   }
 
   at(path: string): Delivery[] {

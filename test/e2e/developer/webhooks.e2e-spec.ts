@@ -557,7 +557,7 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     expect(rx.at('/elsewhere')).toEqual([]);
   });
 
-  it('an attempt reads its webhook and event with its claim: switched off after the relay → logged FAILED, nothing sent; on again → sent, signed', async () => {
+  it('a drain reads the webhook and the events with its claim: switched off after the relay → logged FAILED, nothing sent; on again → sent, signed', async () => {
     const admin = await signupWorkspace(t);
     const h = await hook(admin, ['contact.created']);
     const dispatcher = t.app.get(WebhookDispatcher);
@@ -578,7 +578,11 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     };
     const off = await attempt();
     await sql(t, `UPDATE webhooks SET active = false WHERE id = $1`, [h.id]);
-    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.deliver(off))).toBe('failed');
+    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.drain(h.id))).toEqual({
+      sent: 0,
+      failed: 1,
+      retrying: 0,
+    });
     const [logged] = await sql<{ status: string; error: string }>(
       t,
       `SELECT status, error FROM webhook_deliveries WHERE id = $1`,
@@ -589,7 +593,11 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
 
     await sql(t, `UPDATE webhooks SET active = true, failure_count = 3 WHERE id = $1`, [h.id]);
     const on = await attempt();
-    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.deliver(on))).toBe('sent');
+    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.drain(h.id))).toEqual({
+      sent: 1,
+      failed: 0,
+      retrying: 0,
+    });
     const [sent] = rx.at(h.path);
     verify(sent!, h.secret);
     expect(sent!.body).toMatchObject({
@@ -606,5 +614,73 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
       [on],
     );
     expect(done).toEqual({ status: 'SUCCEEDED', status_code: 200, failure_count: 0 });
+  });
+
+  /** `count` PENDING attempts of one stored event for a webhook, due now unless `lockedSeconds` puts them in flight. */
+  async function pendingAttempts(admin: Session, h: Hook, count: number, lockedSeconds = 0): Promise<string[]> {
+    const [event] = await sql<{ id: string }>(
+      t,
+      `INSERT INTO event_outbox (workspace_id, type, data, relayed_at)
+       VALUES ($1, 'contact.created', '{"contact": {"name": "Backlog Bo"}}'::jsonb, now()) RETURNING id`,
+      [admin.workspaceId],
+    );
+    const rows = await sql<{ id: string }>(
+      t,
+      `INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, next_attempt_at, locked_until)
+       SELECT $1, $2, $3, 'contact.created', now(),
+              CASE WHEN $4::int > 0 THEN now() + make_interval(secs => $4::int) END
+         FROM generate_series(1, $5) RETURNING id`,
+      [admin.workspaceId, h.id, event!.id, lockedSeconds, count],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  it('a backlog drains in batches: one job sends 4 at a time side by side, each attempt once, the successes stored', async () => {
+    const admin = await signupWorkspace(t);
+    const h = await hook(admin, ['contact.created']);
+    rx.delay(h.path, 150);
+    const ids = await pendingAttempts(admin, h, 10);
+    const started = Date.now();
+    const tally = await runAsWorkspace(admin.workspaceId, () => t.app.get(WebhookDispatcher).drain(h.id));
+    const took = Date.now() - started;
+    expect(tally).toEqual({ sent: 10, failed: 0, retrying: 0 });
+    expect(rx.at(h.path)).toHaveLength(10);
+    expect(rx.maxInFlight(h.path)).toBe(4);
+    // 10 attempts at 4 in flight are 3 batches, each waiting for the receiver's 150 ms.
+    expect(took).toBeGreaterThanOrEqual(3 * 150);
+    const rows = await sql<{ status: string; status_code: number; duration_ms: number; locked_until: Date | null }>(
+      t,
+      `SELECT status, status_code, duration_ms, locked_until FROM webhook_deliveries WHERE id = ANY ($1::uuid[])`,
+      [ids],
+    );
+    expect(rows).toHaveLength(10);
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'SUCCEEDED', status_code: 200, locked_until: null });
+      expect(row.duration_ms).toBeGreaterThanOrEqual(140);
+    }
+  });
+
+  it('a webhook at its in-flight limit is not sent more; its due attempt goes out once the others end', async () => {
+    const admin = await signupWorkspace(t);
+    const h = await hook(admin, ['contact.created']);
+    const inFlight = await pendingAttempts(admin, h, 4, 2);
+    const [due] = await pendingAttempts(admin, h, 1);
+    const dispatcher = t.app.get(WebhookDispatcher);
+    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.drain(h.id))).toEqual({
+      sent: 0,
+      failed: 0,
+      retrying: 0,
+    });
+    expect(rx.at(h.path)).toEqual([]);
+    // The drain looks again every second; when the leases end, all five are sent, each once.
+    await eventually(async () => {
+      const rows = await sql<{ status: string }>(
+        t,
+        `SELECT status FROM webhook_deliveries WHERE id = ANY ($1::uuid[])`,
+        [[...inFlight, due!]],
+      );
+      expect(rows.map((r) => r.status)).toEqual(Array(5).fill('SUCCEEDED'));
+    }, 15_000);
+    expect(rx.at(h.path)).toHaveLength(5);
   });
 });

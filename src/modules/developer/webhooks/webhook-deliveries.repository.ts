@@ -34,16 +34,27 @@ export type WebhookTarget = Pick<
   'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'active' | 'disabledAt'
 >;
 
-export type ClaimOutcome =
-  | {
-      readonly kind: 'claimed';
-      readonly delivery: WebhookDeliveryEntity;
-      /** Null when the event is no longer stored / the webhook was deleted. */
-      readonly event: OutboxEvent | null;
-      readonly webhook: WebhookTarget | null;
-    }
-  | { readonly kind: 'busy' }
-  | { readonly kind: 'none' };
+/** One claimed attempt and the event it sends (null when the event is no longer stored). */
+export interface ClaimedAttempt {
+  readonly delivery: WebhookDeliveryEntity;
+  readonly event: OutboxEvent | null;
+}
+
+export interface ClaimedBatch {
+  readonly attempts: readonly ClaimedAttempt[];
+  /** The webhook, read with the claim; null when it was deleted or nothing was claimed. */
+  readonly webhook: WebhookTarget | null;
+  /** Nothing was claimed because the webhook's attempts in flight are at the limit, and some are due. */
+  readonly waiting: boolean;
+}
+
+/** A successful attempt's outcome. */
+export interface AttemptSuccess {
+  readonly id: string;
+  readonly statusCode: number;
+  readonly durationMs: number;
+  readonly responseExcerpt: string | null;
+}
 
 @Injectable()
 export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<WebhookDeliveryEntity> {
@@ -69,8 +80,8 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
    * entries, where marking it rewrote the row into the outbox's five indexes). `webhook.test` is
    * never fanned out (it goes to one webhook, from `/test`) and never deleted here.
    */
-  async relay(limit: number): Promise<{ relayed: number; deliveryIds: string[] }> {
-    const rows = await this.query<{ relayed: string | number; ids: string[] | null }[]>(
+  async relay(limit: number): Promise<{ relayed: number; webhookIds: string[] }> {
+    const rows = await this.query<{ relayed: string | number; webhook_ids: string[] | null }[]>(
       `WITH ev AS (
          SELECT e.id, e.type FROM event_outbox e
           WHERE e.workspace_id = $1 AND e.relayed_at IS NULL
@@ -96,12 +107,13 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
        ins AS (
          INSERT INTO webhook_deliveries (workspace_id, webhook_id, event_id, event_type, next_attempt_at)
          SELECT $1, t.webhook_id, t.event_id, t.type, now() FROM targets t
-         RETURNING id)
-       SELECT (SELECT count(*) FROM mark) + (SELECT count(*) FROM gone) AS relayed, (SELECT array_agg(id) FROM ins) AS ids`,
+         RETURNING webhook_id)
+       SELECT (SELECT count(*) FROM mark) + (SELECT count(*) FROM gone) AS relayed,
+              (SELECT array_agg(DISTINCT webhook_id) FROM ins) AS webhook_ids`,
       [limit],
     );
     const row = rows[0];
-    return { relayed: Number(row?.relayed ?? 0), deliveryIds: row?.ids ?? [] };
+    return { relayed: Number(row?.relayed ?? 0), webhookIds: row?.webhook_ids ?? [] };
   }
 
   /** An event written by the API itself (the `/test` ping): stored already relayed. */
@@ -122,29 +134,36 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
   }
 
   /**
-   * Claims a due PENDING attempt for sending (a lease, so a crashed attempt is picked again later),
-   * and reads what the attempt sends — its event (outbox row) and its webhook — in the same
-   * statement (issue 16: one round trip instead of three per delivery). `busy` when its webhook
-   * already has MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight.
+   * Claims up to `limit` of a webhook's oldest due PENDING attempts for sending, fewer when some of
+   * its attempts are in flight already (at most `limit` in flight per webhook, so a slow receiver
+   * holds one job, not every worker). Each claim is a lease (`locked_until`; a crashed attempt is
+   * taken again when it ends) under FOR UPDATE SKIP LOCKED, so an attempt runs once across workers.
+   * The attempts' events and the webhook are read in the same statement.
    */
-  async claim(id: string): Promise<ClaimOutcome> {
+  async claimBatch(webhookId: string, limit: number): Promise<ClaimedBatch> {
     const rows = await this.query<Record<string, unknown>[]>(
-      `WITH target AS (
-         SELECT d.id, d.webhook_id FROM webhook_deliveries d
-          WHERE d.workspace_id = $1 AND d.id = $2 AND d.status = 'PENDING'
+      `WITH busy AS (
+         SELECT count(*)::int AS n FROM webhook_deliveries b
+          WHERE b.workspace_id = $1 AND b.webhook_id = $2 AND b.status = 'PENDING' AND b.locked_until > now()),
+       target AS (
+         SELECT d.id FROM webhook_deliveries d
+          WHERE d.workspace_id = $1 AND d.webhook_id = $2 AND d.status = 'PENDING'
             AND d.next_attempt_at <= now() + interval '500 milliseconds'
             AND (d.locked_until IS NULL OR d.locked_until < now())
+          ORDER BY d.next_attempt_at
+          LIMIT greatest(0, $4 - (SELECT n FROM busy))
           FOR UPDATE SKIP LOCKED),
-       busy AS (
-         SELECT count(*) AS n FROM webhook_deliveries b, target
-          WHERE b.workspace_id = $1 AND b.webhook_id = target.webhook_id AND b.status = 'PENDING'
-            AND b.locked_until > now() AND b.id <> target.id),
        claimed AS (
          UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $3)
-           FROM target, busy
-          WHERE d.id = target.id AND busy.n < $4
+           FROM target
+          WHERE d.workspace_id = $1 AND d.id = target.id
          RETURNING d.*)
-       SELECT c.*, (SELECT n FROM busy) AS busy_count, (SELECT count(*) FROM target) AS found,
+       SELECT c.*,
+              (SELECT n FROM busy) >= $4 AND EXISTS (
+                SELECT 1 FROM webhook_deliveries d
+                 WHERE d.workspace_id = $1 AND d.webhook_id = $2 AND d.status = 'PENDING'
+                   AND d.next_attempt_at <= now() + interval '500 milliseconds'
+                   AND (d.locked_until IS NULL OR d.locked_until < now())) AS waiting,
               e.id AS ev_id, e.type AS ev_type, e.created_at AS ev_created_at, e.data AS ev_data,
               w.id AS wh_id, w.url AS wh_url, w.secret AS wh_secret, w.previous_secret AS wh_previous_secret,
               w.previous_secret_expires_at AS wh_previous_secret_expires_at, w.active AS wh_active,
@@ -152,47 +171,43 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
          FROM (SELECT 1) one
          LEFT JOIN claimed c ON true
          LEFT JOIN event_outbox e ON e.workspace_id = $1 AND e.id = c.event_id
-         LEFT JOIN webhooks w ON w.workspace_id = $1 AND w.id = c.webhook_id`,
-      [id, ATTEMPT_LEASE_SECONDS, MAX_IN_FLIGHT_PER_WEBHOOK],
+         LEFT JOIN webhooks w ON w.workspace_id = $1 AND w.id = c.webhook_id
+        ORDER BY c.next_attempt_at`,
+      [webhookId, ATTEMPT_LEASE_SECONDS, limit],
     );
-    const row = rows[0];
-    if (!row || Number(row.found) === 0) return { kind: 'none' };
-    if (!row.id) return { kind: 'busy' };
+    const claimed = rows.filter((row) => row.id);
+    if (claimed.length === 0) {
+      return { attempts: [], webhook: null, waiting: rows[0]?.waiting === true };
+    }
+    const first = claimed[0]!;
     return {
-      kind: 'claimed',
-      delivery: this.fromRaw(row),
-      event: row.ev_id
+      attempts: claimed.map((row) => ({
+        delivery: this.fromRaw(row),
+        event: row.ev_id
+          ? {
+              id: String(row.ev_id),
+              type: String(row.ev_type),
+              workspaceId: this.workspaceId,
+              createdAt: new Date(row.ev_created_at as string | Date).toISOString(),
+              data: row.ev_data,
+            }
+          : null,
+      })),
+      webhook: first.wh_id
         ? {
-            id: String(row.ev_id),
-            type: String(row.ev_type),
-            workspaceId: this.workspaceId,
-            createdAt: new Date(row.ev_created_at as string | Date).toISOString(),
-            data: row.ev_data,
-          }
-        : null,
-      webhook: row.wh_id
-        ? {
-            id: String(row.wh_id),
-            url: String(row.wh_url),
-            secret: String(row.wh_secret),
-            previousSecret: (row.wh_previous_secret as string | null) ?? null,
-            previousSecretExpiresAt: row.wh_previous_secret_expires_at
-              ? new Date(row.wh_previous_secret_expires_at as string | Date)
+            id: String(first.wh_id),
+            url: String(first.wh_url),
+            secret: String(first.wh_secret),
+            previousSecret: (first.wh_previous_secret as string | null) ?? null,
+            previousSecretExpiresAt: first.wh_previous_secret_expires_at
+              ? new Date(first.wh_previous_secret_expires_at as string | Date)
               : null,
-            active: Boolean(row.wh_active),
-            disabledAt: row.wh_disabled_at ? new Date(row.wh_disabled_at as string | Date) : null,
+            active: Boolean(first.wh_active),
+            disabledAt: first.wh_disabled_at ? new Date(first.wh_disabled_at as string | Date) : null,
           }
         : null,
+      waiting: false,
     };
-  }
-
-  /** Pushes a PENDING attempt back (its webhook is busy); not an attempt. */
-  async postpone(id: string, ms: number): Promise<void> {
-    await this.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
-        WHERE workspace_id = $1 AND id = $2 AND status = 'PENDING'`,
-      [id, ms],
-    );
   }
 
   /** Stores the outcome of a claimed attempt. */
@@ -215,23 +230,29 @@ export class WebhookDeliveriesRepository extends WorkspaceScopedRepository<Webho
   }
 
   /**
-   * A successful attempt, in one statement (no transaction around two): the outcome stored and the
-   * webhook's failure streak ended (written only when there was one, so concurrent successes do not
-   * queue on the webhook's row).
+   * A batch's successful attempts, in one statement (no transaction around two): the outcomes
+   * stored and the webhook's failure streak ended (written only when there was one, so concurrent
+   * successes do not queue on the webhook's row).
    */
-  async finishSucceeded(
-    id: string,
-    webhookId: string,
-    result: Omit<AttemptResult, 'status' | 'error' | 'nextAttemptAt'>,
-  ): Promise<void> {
+  async finishSucceeded(webhookId: string, results: readonly AttemptSuccess[]): Promise<void> {
+    if (results.length === 0) return;
     await this.query(
       `WITH streak AS (
-         UPDATE webhooks SET failure_count = 0 WHERE workspace_id = $1 AND id = $3 AND failure_count <> 0)
-       UPDATE webhook_deliveries
-          SET status = 'SUCCEEDED', status_code = $4, duration_ms = $5, error = NULL, response_excerpt = $6,
-              next_attempt_at = NULL, locked_until = NULL
-        WHERE workspace_id = $1 AND id = $2`,
-      [id, webhookId, result.statusCode, result.durationMs, result.responseExcerpt],
+         UPDATE webhooks SET failure_count = 0 WHERE workspace_id = $1 AND id = $2 AND failure_count <> 0),
+       outcome AS (
+         SELECT * FROM unnest($3::uuid[], $4::int[], $5::int[], $6::text[]) AS o(id, status_code, duration_ms, excerpt))
+       UPDATE webhook_deliveries d
+          SET status = 'SUCCEEDED', status_code = o.status_code, duration_ms = o.duration_ms, error = NULL,
+              response_excerpt = o.excerpt, next_attempt_at = NULL, locked_until = NULL
+         FROM outcome o
+        WHERE d.workspace_id = $1 AND d.id = o.id`,
+      [
+        webhookId,
+        results.map((r) => r.id),
+        results.map((r) => r.statusCode),
+        results.map((r) => r.durationMs),
+        results.map((r) => r.responseExcerpt),
+      ],
     );
   }
 

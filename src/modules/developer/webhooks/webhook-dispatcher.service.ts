@@ -8,13 +8,20 @@ import { JobName } from 'src/core/queue/job-names';
 import { JOB_QUEUE, type JobPayload, type JobQueue } from 'src/core/queue/job-queue.port';
 import { getTenantContext } from 'src/core/tenancy/tenant-context';
 import type { WebhookEntity } from './webhook.entity';
-import { type OutboxEvent, WebhookDeliveriesRepository, type WebhookTarget } from './webhook-deliveries.repository';
+import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import {
+  type AttemptSuccess,
+  MAX_IN_FLIGHT_PER_WEBHOOK,
+  type OutboxEvent,
+  WebhookDeliveriesRepository,
+  type WebhookTarget,
+} from './webhook-deliveries.repository';
 import { WebhookHttpClient, type WebhookHttpResult } from './webhook-http.client';
 import { signatureHeaders } from './webhook-signer';
 import { WebhooksRepository } from './webhooks.repository';
 
-export interface WebhookDeliverJobData extends JobPayload {
-  readonly deliveryId: string;
+export interface WebhookDrainJobData extends JobPayload {
+  readonly webhookId: string;
 }
 
 export type OutboxRelayJobData = JobPayload;
@@ -23,8 +30,17 @@ export type OutboxRelayJobData = JobPayload;
 const RELAY_BATCH = 200;
 /** Relay jobs are coalesced per workspace into windows of this length. */
 export const RELAY_WINDOW_MS = 100;
-/** A busy webhook's attempt waits this long before it is tried again (not counted as an attempt). */
+/** A webhook whose attempts in flight are at the limit is looked at again after this long. */
 const BUSY_RETRY_MS = 1_000;
+/** Batches one drain job sends before it hands the rest of a webhook's backlog to a new job. */
+const DRAIN_ROUNDS = 250;
+
+/** What one drain job did. */
+export interface DrainTally {
+  sent: number;
+  failed: number;
+  retrying: number;
+}
 
 export interface TestDeliveryResult {
   readonly delivered: boolean;
@@ -36,12 +52,13 @@ export interface TestDeliveryResult {
 /**
  * Event outbox → webhooks. After a transaction that published events commits, the bus tells this
  * service, which enqueues one relay job per workspace and 100 ms window (coalesced by job id). The
- * relay turns outbox rows into PENDING delivery attempts; each attempt is a job that claims its row
- * (a lease under FOR UPDATE SKIP LOCKED, so it runs once across workers), signs and POSTs the event,
- * and stores the outcome. Failed attempts schedule the next one in the database (`nextAttemptAt`,
- * WEBHOOK_RETRY_DELAYS) and enqueue it delayed; the recovery sweep finds whatever a crash or a lost
- * job left behind. A webhook never has more than a few attempts in flight, so a slow receiver
- * cannot hold every worker.
+ * relay turns outbox rows into PENDING delivery attempts and enqueues one drain job per webhook that
+ * got some. A drain claims the webhook's due attempts in batches (a lease under FOR UPDATE SKIP
+ * LOCKED, so each runs once across workers; at most MAX_IN_FLIGHT_PER_WEBHOOK in flight), signs and
+ * POSTs them side by side, and stores the batch's successes in one statement. Failed attempts
+ * schedule the next one in the database (`nextAttemptAt`, WEBHOOK_RETRY_DELAYS) and a drain delayed
+ * to it; the recovery sweep finds whatever a crash or a lost job left behind. A slow receiver holds
+ * one job, never every worker.
  */
 @Injectable()
 export class WebhookDispatcher implements OnModuleInit {
@@ -95,47 +112,69 @@ export class WebhookDispatcher implements OnModuleInit {
     }
   }
 
-  /** The relay job (in the workspace's context): outbox rows → delivery attempts → delivery jobs. */
+  /** The relay job (in the workspace's context): outbox rows → delivery attempts → one drain per webhook. */
   async relay(): Promise<number> {
     let relayed = 0;
     for (let round = 0; round < 50; round++) {
       const result = await this.deliveries.relay(RELAY_BATCH);
       relayed += result.relayed;
       const workspaceId = this.workspaceId();
-      await Promise.all(result.deliveryIds.map((id) => this.enqueueDelivery(workspaceId, id, id)));
+      await Promise.all(result.webhookIds.map((id) => this.enqueueDrain(workspaceId, id)));
       if (result.relayed < RELAY_BATCH) break;
     }
     return relayed;
   }
 
-  async enqueueDelivery(workspaceId: string, deliveryId: string, jobId: string, delayMs = 0): Promise<void> {
+  /** A drain of `webhookId`'s due attempts, now or after `delayMs` (a retry's time). */
+  async enqueueDrain(workspaceId: string, webhookId: string, delayMs = 0): Promise<void> {
     try {
-      await this.jobs.enqueue<WebhookDeliverJobData>(
-        JobName.DeveloperWebhookDeliver,
-        { workspaceId, deliveryId },
-        { jobId, delayMs: Math.max(0, delayMs) },
+      await this.jobs.enqueue<WebhookDrainJobData>(
+        JobName.DeveloperWebhookDrain,
+        { workspaceId, webhookId },
+        { delayMs: Math.max(0, delayMs) },
       );
     } catch (error) {
-      this.logger.warn({ err: error, deliveryId }, 'Could not enqueue a webhook delivery; the sweep will pick it up');
+      this.logger.warn({ err: error, webhookId }, 'Could not enqueue a webhook drain; the sweep will pick it up');
     }
   }
 
   /**
-   * One attempt (the delivery job, in the workspace's context). Never throws: retries live in the rows.
-   * Nothing is POSTed before the event is durable: the relay that created the attempt and the claim
+   * The drain job (in the workspace's context): the webhook's due attempts, a batch at a time, until
+   * none is left. Never throws for a receiver's failure: retries live in the rows.
+   * Nothing is POSTed before the event is durable: the relay that created an attempt and the claim
    * below are synchronous commits, each flushing the WAL through every earlier commit (the inbound
    * pipeline's asynchronous one that wrote the outbox row included, issue 16).
    */
-  async deliver(deliveryId: string): Promise<'sent' | 'failed' | 'retrying' | 'postponed' | 'skipped'> {
-    const claim = await this.deliveries.claim(deliveryId);
-    if (claim.kind === 'none') return 'skipped';
+  async drain(webhookId: string): Promise<DrainTally> {
+    const tally: DrainTally = { sent: 0, failed: 0, retrying: 0 };
     const workspaceId = this.workspaceId();
-    if (claim.kind === 'busy') {
-      await this.deliveries.postpone(deliveryId, BUSY_RETRY_MS);
-      await this.enqueueDelivery(workspaceId, deliveryId, `${deliveryId}-busy-${Date.now()}`, BUSY_RETRY_MS);
-      return 'postponed';
+    for (let round = 0; round < DRAIN_ROUNDS; round++) {
+      const batch = await this.deliveries.claimBatch(webhookId, MAX_IN_FLIGHT_PER_WEBHOOK);
+      if (batch.attempts.length === 0) {
+        if (batch.waiting) await this.enqueueDrain(workspaceId, webhookId, BUSY_RETRY_MS);
+        return tally;
+      }
+      const sent: AttemptSuccess[] = [];
+      await Promise.all(
+        batch.attempts.map(async ({ delivery, event }) => {
+          const outcome = await this.attempt(batch.webhook, delivery, event);
+          if (outcome === 'failed' || outcome === 'retrying') tally[outcome]++;
+          else sent.push(outcome);
+        }),
+      );
+      await this.deliveries.finishSucceeded(webhookId, sent);
+      tally.sent += sent.length;
     }
-    const { delivery, webhook, event } = claim;
+    await this.enqueueDrain(workspaceId, webhookId);
+    return tally;
+  }
+
+  /** One claimed attempt: a success is returned for the batch to store; a failure is stored here. */
+  private async attempt(
+    webhook: WebhookTarget | null,
+    delivery: WebhookDeliveryEntity,
+    event: OutboxEvent | null,
+  ): Promise<AttemptSuccess | 'failed' | 'retrying'> {
     if (!webhook || !event || !webhook.active || webhook.disabledAt) {
       await this.deliveries.finish(delivery.id, {
         status: 'FAILED',
@@ -148,20 +187,23 @@ export class WebhookDispatcher implements OnModuleInit {
       return 'failed';
     }
     const result = await this.send(webhook, event);
-    const gone = result.statusCode === 410;
     if (succeeded(result)) {
-      await this.deliveries.finishSucceeded(delivery.id, webhook.id, result);
-      return 'sent';
+      return {
+        id: delivery.id,
+        statusCode: result.statusCode!,
+        durationMs: result.durationMs,
+        responseExcerpt: result.responseExcerpt,
+      };
     }
+    const gone = result.statusCode === 410;
     const next = await this.tx.run(async () => {
-      let nextAttempt: { id: string; at: Date } | null = null;
+      let nextAttempt: Date | null = null;
       const disabled = await this.webhooks.recordFailure(webhook.id, gone);
       if (!disabled && delivery.attempt < this.maxAttempts) {
         const delays = this.config.outbound.webhookRetryDelaysSeconds;
         const delaySeconds = delays[Math.min(delivery.attempt - 1, delays.length - 1)] ?? 0;
-        const at = new Date(Date.now() + delaySeconds * 1000);
-        const scheduled = await this.deliveries.schedule(webhook.id, event.id, event.type, delivery.attempt + 1, at);
-        nextAttempt = { id: scheduled.id, at };
+        nextAttempt = new Date(Date.now() + delaySeconds * 1000);
+        await this.deliveries.schedule(webhook.id, event.id, event.type, delivery.attempt + 1, nextAttempt);
       }
       await this.deliveries.finish(delivery.id, {
         status: 'FAILED',
@@ -169,15 +211,15 @@ export class WebhookDispatcher implements OnModuleInit {
         durationMs: result.durationMs,
         error: result.error ?? `HTTP ${result.statusCode}`,
         responseExcerpt: result.responseExcerpt,
-        nextAttemptAt: nextAttempt?.at ?? null,
+        nextAttemptAt: nextAttempt,
       });
       return nextAttempt;
     });
     if (!next) {
-      this.logger.warn({ webhookId: webhook.id, deliveryId, gone }, 'Webhook delivery failed for good');
+      this.logger.warn({ webhookId: webhook.id, deliveryId: delivery.id, gone }, 'Webhook delivery failed for good');
       return 'failed';
     }
-    await this.enqueueDelivery(workspaceId, next.id, next.id, next.at.getTime() - Date.now());
+    await this.enqueueDrain(this.workspaceId(), webhook.id, next.getTime() - Date.now());
     return 'retrying';
   }
 

@@ -22,16 +22,17 @@ export class WebhookOutboxSweepRepository {
     return rows.map((r) => r.workspace_id);
   }
 
-  /** PENDING attempts due for at least `olderThanMs` and not in flight. */
-  async dueDeliveries(olderThanMs: number, limit: number): Promise<{ id: string; workspaceId: string }[]> {
-    const rows: { id: string; workspace_id: string }[] = await this.tx.manager.query(
-      `SELECT id, workspace_id FROM webhook_deliveries
-        WHERE status = 'PENDING' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000)
-          AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT $2`,
+  /** Webhooks with PENDING attempts due for at least `olderThanMs` and not in flight. */
+  async webhooksWithDue(olderThanMs: number, limit: number): Promise<{ webhookId: string; workspaceId: string }[]> {
+    const rows: { webhook_id: string; workspace_id: string }[] = await this.tx.manager.query(
+      `SELECT DISTINCT webhook_id, workspace_id FROM (
+         SELECT webhook_id, workspace_id FROM webhook_deliveries
+          WHERE status = 'PENDING' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000)
+            AND (locked_until IS NULL OR locked_until < now())
+          ORDER BY next_attempt_at LIMIT $2) due`,
       [olderThanMs, limit],
     );
-    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
+    return rows.map((r) => ({ webhookId: r.webhook_id, workspaceId: r.workspace_id }));
   }
 
   /** Deletes relayed events older than `days` (their delivery log goes with them); returns how many. */

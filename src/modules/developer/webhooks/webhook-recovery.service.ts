@@ -16,7 +16,7 @@ const BATCH = 500;
 
 /**
  * The webhook recovery sweep, like the inbound one: at start-up every unrelayed event and every
- * due attempt is picked up (jobs held in process memory died with the old process), then every 5 s
+ * webhook with a due attempt is picked up (jobs held in process memory died with the old process), then every 5 s
  * those waiting longer than their own job should take. Attempts are claimed with a lease under
  * FOR UPDATE SKIP LOCKED, so a sweep racing a job (or another worker) sends once. Hourly, relayed
  * events older than 30 days are pruned with their delivery log. Timers run only in the `all` and
@@ -56,17 +56,16 @@ export class WebhookRecoveryService {
     });
   }
 
-  /** One sweep (exposed for tests and operators): relays left behind, attempts left behind. */
-  async sweep(graceMs: number): Promise<{ workspaces: number; deliveries: number }> {
+  /** One sweep (exposed for tests and operators): relays left behind, webhooks with attempts left behind. */
+  async sweep(graceMs: number): Promise<{ workspaces: number; webhooks: number }> {
     const workspaces = await this.sweeps.workspacesWithUnrelayed(graceMs, BATCH);
     await Promise.all(workspaces.map((id) => this.dispatcher.kick(id, '-sweep')));
-    const due = await this.sweeps.dueDeliveries(graceMs, BATCH);
-    const stamp = Date.now();
-    await Promise.all(due.map((d) => this.dispatcher.enqueueDelivery(d.workspaceId, d.id, `${d.id}-sweep-${stamp}`)));
+    const due = await this.sweeps.webhooksWithDue(graceMs, BATCH);
+    await Promise.all(due.map((d) => this.dispatcher.enqueueDrain(d.workspaceId, d.webhookId)));
     if (workspaces.length || due.length) {
-      this.logger.log({ workspaces: workspaces.length, deliveries: due.length }, 'Recovered webhook work');
+      this.logger.log({ workspaces: workspaces.length, webhooks: due.length }, 'Recovered webhook work');
     }
-    return { workspaces: workspaces.length, deliveries: due.length };
+    return { workspaces: workspaces.length, webhooks: due.length };
   }
 
   private async safely(run: () => Promise<unknown>): Promise<void> {

@@ -127,7 +127,7 @@ export class WebhooksService {
     if (!original || original.webhookId !== webhook.id) throw AppException.notFound('Delivery');
     const queued = await this.tx.run(async () => {
       const scheduled = await this.deliveries.schedule(webhook.id, original.eventId, original.eventType, 1, null);
-      await this.tx.afterCommit(() => this.dispatcher.enqueueDelivery(webhook.workspaceId, scheduled.id, scheduled.id));
+      await this.tx.afterCommit(() => this.dispatcher.enqueueDrain(webhook.workspaceId, webhook.id));
       return scheduled;
     });
     return toDeliveryResponse(queued);
