@@ -73,6 +73,19 @@ export class TransactionHost {
   }
 
   /**
+   * A SQL condition, always true, that on PostgreSQL commits the transaction it runs in without
+   * waiting for the WAL flush (`synchronous_commit` off until it ends; read at COMMIT, so it may come
+   * in the transaction's last statement). For writes a database crash may take back because something
+   * redoes them or they record nothing that matters. `'statement'`: for a statement on its own —
+   * inside a caller's transaction it would relax the caller's commit too, so there it is plain
+   * `true`. `'transaction'`: relaxes the caller's transaction (the inbound pipeline's, issue 16).
+   */
+  asyncCommitCondition(scope: 'statement' | 'transaction'): string {
+    if (!this.asynchronousCommit || (scope === 'statement' && this.inTransaction)) return 'true';
+    return `(SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
+  }
+
+  /**
    * Durability barrier: returns once every transaction committed so far, asynchronous commits
    * included, is flushed to the WAL — call it before work derived from such a transaction leaves the
    * database (an LLM call, a platform send, a webhook) when no synchronous commit of the caller's

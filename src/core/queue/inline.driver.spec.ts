@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { preparedStatements } from 'src/core/database/prepared-statements';
 import { findTenantContext } from 'src/core/tenancy/tenant-context';
 import { InlineDriver } from './inline.driver';
 import { JobName, QueueName } from './job-names';
@@ -30,6 +31,28 @@ describe('JobRegistry', () => {
       run: async () => undefined,
     };
     expect(() => registry.register([handler, handler], [JobName.ApiTokenTouch])).toThrow('more than one handler');
+  });
+
+  it('runs a `prepared` handler with its statements named, and only that one', async () => {
+    const registry = new JobRegistry(null as never, null as never, null as never);
+    const seen: Record<string, boolean> = {};
+    registry.register(
+      [
+        {
+          options: { name: JobName.ApiTokenTouch, queue: QueueName.Maintenance, prepared: true },
+          run: async () => (seen.prepared = preparedStatements.active),
+        },
+        {
+          options: { name: JobName.CatalogWebsiteSync, queue: QueueName.Catalog },
+          run: async () => (seen.plain = preparedStatements.active),
+        },
+      ],
+      [JobName.ApiTokenTouch, JobName.CatalogWebsiteSync],
+    );
+    await registry.execute(JobName.ApiTokenTouch, { workspaceId: WS });
+    await registry.execute(JobName.CatalogWebsiteSync, { workspaceId: WS });
+    expect(seen).toEqual({ prepared: true, plain: false });
+    expect(preparedStatements.active).toBe(false);
   });
 });
 

@@ -14,6 +14,11 @@ export interface JobHandlerOptions {
    * PIPELINE_YIELD_CONCURRENCY (core/queue/pipeline-yield.ts).
    */
   readonly yieldsToAcks?: boolean;
+  /**
+   * Hot, repeated work (issue 16): the handler's parameterised statements go out as named prepared
+   * statements, parsed and planned once per connection (core/database/prepared-statements.ts).
+   */
+  readonly prepared?: boolean;
 }
 
 /** Marks a provider method as the handler of one job (immich's @OnJob). */

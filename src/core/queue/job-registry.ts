@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { preparedStatements } from 'src/core/database/prepared-statements';
 import { runAsWorkspace } from 'src/core/tenancy/tenant-context';
 import { jobDuration } from 'src/core/metrics/metrics';
 import { JOB_HANDLER, type JobHandlerOptions } from './job-handler.decorator';
@@ -57,7 +58,7 @@ export class JobRegistry implements OnModuleInit {
         queue: options.queue,
         concurrency: options.concurrency ?? 5,
         yieldsToAcks: options.yieldsToAcks ?? false,
-        run,
+        run: options.prepared ? (data) => preparedStatements.run(() => run(data)) : run,
       });
     }
     for (const name of declared) if (!this.jobs.has(name)) problems.push(`job "${name}" has no handler`);

@@ -173,15 +173,11 @@ export class AutomationRunsRepository extends WorkspaceScopedRepository<Automati
    */
   async recordSkipped(events: readonly SkippedRuns[]): Promise<void> {
     if (events.length === 0) return;
-    // Inside a caller's transaction the setting would outlive this statement: only on its own.
-    const asyncCommit = this.txHost.inTransaction
-      ? ''
-      : `WHERE (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
     await this.query(
       `INSERT INTO automation_skips (workspace_id, trigger, conversation_id, automation_ids, created_at)
        SELECT $1, e.trigger, e.conversation_id, string_to_array(e.ids, ',')::uuid[], e.at
          FROM unnest($2::text[], $3::uuid[], $4::timestamptz[], $5::text[]) AS e(trigger, conversation_id, at, ids)
-         ${asyncCommit}`,
+        WHERE ${this.txHost.asyncCommitCondition('statement')}`,
       [
         events.map((e) => e.trigger),
         events.map((e) => e.conversationId),

@@ -660,6 +660,30 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     }
   });
 
+  it('one drain per webhook and process: a second one asked meanwhile returns at once, the first takes its work', async () => {
+    const admin = await signupWorkspace(t);
+    const h = await hook(admin, ['contact.created']);
+    rx.delay(h.path, 300);
+    await pendingAttempts(admin, h, 2);
+    const dispatcher = t.app.get(WebhookDispatcher);
+    const first = runAsWorkspace(admin.workspaceId, () => dispatcher.drain(h.id));
+    await eventually(async () => expect(rx.at(h.path)).toHaveLength(2), 5_000);
+    // Two of four slots are free: a second drain would claim two of these; it leaves them to the first.
+    const late = await pendingAttempts(admin, h, 3);
+    expect(await runAsWorkspace(admin.workspaceId, () => dispatcher.drain(h.id))).toEqual({
+      sent: 0,
+      failed: 0,
+      retrying: 0,
+    });
+    expect(await first).toEqual({ sent: 5, failed: 0, retrying: 0 });
+    expect(rx.at(h.path)).toHaveLength(5);
+    expect(rx.maxInFlight(h.path)).toBeLessThanOrEqual(4);
+    const rows = await sql<{ status: string }>(t, `SELECT status FROM webhook_deliveries WHERE id = ANY ($1::uuid[])`, [
+      late,
+    ]);
+    expect(rows.map((r) => r.status)).toEqual(['SUCCEEDED', 'SUCCEEDED', 'SUCCEEDED']);
+  });
+
   it('a webhook at its in-flight limit is not sent more; its due attempt goes out once the others end', async () => {
     const admin = await signupWorkspace(t);
     const h = await hook(admin, ['contact.created']);

@@ -8,7 +8,7 @@ import { type OutboxRelayJobData, WebhookDispatcher } from '../webhooks/webhook-
 export class OutboxRelayJob {
   constructor(private readonly dispatcher: WebhookDispatcher) {}
 
-  @JobHandler({ name: JobName.DeveloperOutboxRelay, queue: QueueName.Webhooks, concurrency: 16 })
+  @JobHandler({ name: JobName.DeveloperOutboxRelay, queue: QueueName.Webhooks, concurrency: 16, prepared: true })
   async handle(_data: OutboxRelayJobData): Promise<'success'> {
     await this.dispatcher.relay();
     return 'success';

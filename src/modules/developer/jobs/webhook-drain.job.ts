@@ -8,7 +8,7 @@ import { type DrainTally, type WebhookDrainJobData, WebhookDispatcher } from '..
 export class WebhookDrainJob {
   constructor(private readonly dispatcher: WebhookDispatcher) {}
 
-  @JobHandler({ name: JobName.DeveloperWebhookDrain, queue: QueueName.Webhooks, concurrency: 16 })
+  @JobHandler({ name: JobName.DeveloperWebhookDrain, queue: QueueName.Webhooks, concurrency: 16, prepared: true })
   async handle(data: WebhookDrainJobData): Promise<DrainTally> {
     return this.dispatcher.drain(data.webhookId);
   }

@@ -64,6 +64,12 @@ export interface TestDeliveryResult {
 export class WebhookDispatcher implements OnModuleInit {
   private readonly logger = new Logger('Webhooks');
   private readonly kicked = new Set<string>();
+  /**
+   * Webhooks this process drains now. A drain asked for meanwhile (the relay's, a retry's) only
+   * marks `again`, and the running drain claims once more before it stops: one drain per webhook
+   * and process, instead of drains racing for the same four slots and mostly claiming nothing.
+   */
+  private readonly draining = new Map<string, { again: boolean }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -147,26 +153,41 @@ export class WebhookDispatcher implements OnModuleInit {
    */
   async drain(webhookId: string): Promise<DrainTally> {
     const tally: DrainTally = { sent: 0, failed: 0, retrying: 0 };
-    const workspaceId = this.workspaceId();
-    for (let round = 0; round < DRAIN_ROUNDS; round++) {
-      const batch = await this.deliveries.claimBatch(webhookId, MAX_IN_FLIGHT_PER_WEBHOOK);
-      if (batch.attempts.length === 0) {
-        if (batch.waiting) await this.enqueueDrain(workspaceId, webhookId, BUSY_RETRY_MS);
-        return tally;
-      }
-      const sent: AttemptSuccess[] = [];
-      await Promise.all(
-        batch.attempts.map(async ({ delivery, event }) => {
-          const outcome = await this.attempt(batch.webhook, delivery, event);
-          if (outcome === 'failed' || outcome === 'retrying') tally[outcome]++;
-          else sent.push(outcome);
-        }),
-      );
-      await this.deliveries.finishSucceeded(webhookId, sent);
-      tally.sent += sent.length;
+    const running = this.draining.get(webhookId);
+    if (running) {
+      // This process drains the webhook already: that drain claims once more before it stops.
+      running.again = true;
+      return tally;
     }
-    await this.enqueueDrain(workspaceId, webhookId);
-    return tally;
+    const state = { again: false };
+    this.draining.set(webhookId, state);
+    try {
+      const workspaceId = this.workspaceId();
+      for (let round = 0; round < DRAIN_ROUNDS; round++) {
+        state.again = false;
+        const batch = await this.deliveries.claimBatch(webhookId, MAX_IN_FLIGHT_PER_WEBHOOK);
+        if (batch.attempts.length === 0) {
+          // Asked again while this claim ran: attempts committed after its snapshot may be due.
+          if (state.again) continue;
+          if (batch.waiting) await this.enqueueDrain(workspaceId, webhookId, BUSY_RETRY_MS);
+          return tally;
+        }
+        const sent: AttemptSuccess[] = [];
+        await Promise.all(
+          batch.attempts.map(async ({ delivery, event }) => {
+            const outcome = await this.attempt(batch.webhook, delivery, event);
+            if (outcome === 'failed' || outcome === 'retrying') tally[outcome]++;
+            else sent.push(outcome);
+          }),
+        );
+        await this.deliveries.finishSucceeded(webhookId, sent);
+        tally.sent += sent.length;
+      }
+      await this.enqueueDrain(workspaceId, webhookId);
+      return tally;
+    } finally {
+      this.draining.delete(webhookId);
+    }
   }
 
   /** One claimed attempt: a success is returned for the batch to store; a failure is stored here. */

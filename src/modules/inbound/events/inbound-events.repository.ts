@@ -81,16 +81,12 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
   async claimMany(ids: readonly string[]): Promise<InboundEventEntity[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
-    // Inside a caller's transaction the setting would outlive this statement: only on its own.
-    const asyncCommit = this.txHost.inTransaction
-      ? ''
-      : `AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`;
     const rows: Record<string, unknown>[] = await this.queryRows(
       `UPDATE inbound_events e
        SET status = 'PROCESSING', attempts = e.attempts + 1, processing_started_at = now(), next_attempt_at = NULL,
            updated_at = now()
        WHERE e.id = ANY($2::uuid[]) AND e.workspace_id = $1 AND e.status = 'RECEIVED'
-         ${asyncCommit}
+         AND ${this.txHost.asyncCommitCondition('statement')}
        RETURNING ${EVENT_COLUMNS}`,
       [valid],
     );
@@ -189,16 +185,13 @@ export class InboundEventsRepository extends WorkspaceScopedRepository<InboundEv
     events: readonly { id: string; outcome: InboundEventOutcome; messageId: string | null }[],
   ): Promise<void> {
     if (events.length === 0) return;
-    const asyncCommit = this.txHost.asynchronousCommit
-      ? `AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL`
-      : '';
     await this.query(
       `UPDATE inbound_events e
        SET status = 'PROCESSED', outcome = u.outcome, message_id = u.message_id, error = NULL, next_attempt_at = NULL,
            processed_at = now(), updated_at = now()
        FROM unnest($2::uuid[], $3::text[], $4::uuid[]) AS u(id, outcome, message_id)
        WHERE e.id = u.id AND e.workspace_id = $1
-         ${asyncCommit}`,
+         AND ${this.txHost.asyncCommitCondition('transaction')}`,
       [events.map((e) => e.id), events.map((e) => e.outcome), events.map((e) => e.messageId)],
     );
   }

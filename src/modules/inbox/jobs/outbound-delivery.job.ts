@@ -13,7 +13,7 @@ import {
 export class OutboundDeliveryJob {
   constructor(private readonly delivery: OutboundDeliveryService) {}
 
-  @JobHandler({ name: JobName.OutboundMessageDeliver, queue: QueueName.Outbound, concurrency: 10 })
+  @JobHandler({ name: JobName.OutboundMessageDeliver, queue: QueueName.Outbound, concurrency: 10, prepared: true })
   handle(data: OutboundDeliveryJobData): Promise<DeliveryOutcome> {
     return this.delivery.deliver(data.messageId, data.conversationId);
   }
@@ -24,7 +24,7 @@ export class OutboundDeliveryJob {
 export class OutboundDeliveriesJob {
   constructor(private readonly delivery: OutboundDeliveryService) {}
 
-  @JobHandler({ name: JobName.OutboundMessagesDeliver, queue: QueueName.Outbound, concurrency: 10 })
+  @JobHandler({ name: JobName.OutboundMessagesDeliver, queue: QueueName.Outbound, concurrency: 10, prepared: true })
   handle(data: OutboundDeliveriesJobData): Promise<DeliveryOutcome[]> {
     return this.delivery.deliverAll(data.deliveries);
   }
