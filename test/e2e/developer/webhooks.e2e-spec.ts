@@ -640,6 +640,14 @@ describe(`developer webhooks (${usingRedis() ? 'BullMQ' : 'in-process jobs'})`, 
     const h = await hook(admin, ['contact.created']);
     rx.delay(h.path, 300);
     const ids = await pendingAttempts(admin, h, 10);
+    // Another workspace's drain of this webhook claims and sends nothing.
+    const other = await signupWorkspace(t);
+    expect(await runAsWorkspace(other.workspaceId, () => t.app.get(WebhookDispatcher).drain(h.id))).toEqual({
+      sent: 0,
+      failed: 0,
+      retrying: 0,
+    });
+    expect(rx.at(h.path)).toEqual([]);
     const started = Date.now();
     const tally = await runAsWorkspace(admin.workspaceId, () => t.app.get(WebhookDispatcher).drain(h.id));
     const took = Date.now() - started;

@@ -16,11 +16,11 @@ const BATCH = 500;
 
 /**
  * The webhook recovery sweep, like the inbound one: at start-up every unrelayed event and every
- * webhook with a due attempt is picked up (jobs held in process memory died with the old process), then every 5 s
- * those waiting longer than their own job should take. Attempts are claimed with a lease under
- * FOR UPDATE SKIP LOCKED, so a sweep racing a job (or another worker) sends once. Hourly, relayed
- * events older than 30 days are pruned with their delivery log. Timers run only in the `all` and
- * `worker` roles.
+ * webhook with a due attempt is picked up (jobs held in process memory died with the old process),
+ * then every 5 s those waiting longer than their own job should take. Attempts are claimed with a
+ * lease under FOR UPDATE SKIP LOCKED, so a sweep racing a job (or another worker) sends once.
+ * Hourly, relayed events older than 30 days are pruned with their delivery log. Timers run only in
+ * the `all` and `worker` roles.
  */
 @Injectable()
 export class WebhookRecoveryService {
